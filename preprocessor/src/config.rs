@@ -1,0 +1,295 @@
+//! `[preprocessor.mathcourse]` options from `book.toml`.
+//!
+//! The table is deserialized with serde and `deny_unknown_fields`, so a typo is an
+//! error that names the key and lists the valid ones. Option names shared with
+//! mdbook-katex mean the same thing here, so a book switches over by renaming its
+//! `[preprocessor.katex]` header; the mdbook-katex options we do not support are
+//! accepted and reported as warnings (see [`Config::compat_warnings`]).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use serde::Deserialize;
+
+/// Name of the preprocessor, as used in `[preprocessor.mathcourse]`.
+pub const NAME: &str = "mathcourse";
+
+/// What happens when a formula fails to render.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnError {
+    /// The build fails with a located diagnostic (default).
+    #[default]
+    Fail,
+    /// The build succeeds; the page shows a red error box and a warning is printed.
+    Warn,
+}
+
+/// KaTeX output format (mdbook-katex's `output` option).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+pub enum Output {
+    /// Visual HTML only.
+    #[serde(rename = "html")]
+    Html,
+    /// MathML only.
+    #[serde(rename = "mathml")]
+    Mathml,
+    /// Both (default): HTML for the eye, MathML for screen readers.
+    #[default]
+    #[serde(rename = "htmlAndMathml")]
+    HtmlAndMathml,
+}
+
+/// Book-wide macros: a path to a macros file (mdbook-katex's format) or an inline table.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum MacrosConfig {
+    /// `macros = "macros.txt"`: a file relative to the book root, one `\name:expansion` per line.
+    File(PathBuf),
+    /// `[preprocessor.mathcourse.macros]` with `"\\R" = "\\mathbb{R}"` entries.
+    Table(BTreeMap<String, String>),
+}
+
+/// A custom delimiter pair (mdbook-katex's `block-delimiter` / `inline-delimiter`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Delimiter {
+    /// Opening delimiter.
+    pub left: String,
+    /// Closing delimiter.
+    pub right: String,
+}
+
+/// Every option of `[preprocessor.mathcourse]`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields, default)]
+pub struct Config {
+    // --- keys mdBook itself reads from every preprocessor table ---
+    /// mdBook: command to run.
+    pub command: Option<String>,
+    /// mdBook: renderers this preprocessor runs for.
+    pub renderers: Option<Vec<String>>,
+    /// mdBook: run before these preprocessors.
+    pub before: Option<Vec<String>>,
+    /// mdBook: run after these preprocessors.
+    pub after: Option<Vec<String>>,
+    /// mdBook: do not fail when the command is missing.
+    pub optional: Option<bool>,
+
+    // --- ours ---
+    /// Fail the build on a LaTeX error (default) or warn and show an error box.
+    pub on_error: OnError,
+    /// Book-wide macros (file path or table).
+    pub macros: Option<MacrosConfig>,
+    /// Where rendered formulas are cached, relative to the book root.
+    pub cache_dir: PathBuf,
+    /// Set to false to render every formula on every build.
+    pub cache: bool,
+
+    // --- KaTeX options, same names as mdbook-katex ---
+    /// KaTeX `output`.
+    pub output: Output,
+    /// KaTeX `leqno`: equation numbers on the left.
+    pub leqno: bool,
+    /// KaTeX `fleqn`: display math flush left.
+    pub fleqn: bool,
+    /// KaTeX `errorColor`, used by the error box of `on-error = "warn"`.
+    pub error_color: String,
+    /// KaTeX `minRuleThickness` (em).
+    pub min_rule_thickness: Option<f64>,
+    /// KaTeX `maxSize` (em).
+    pub max_size: Option<f64>,
+    /// KaTeX `maxExpand`.
+    pub max_expand: Option<usize>,
+
+    // --- mdbook-katex options kept for compatibility ---
+    /// mdbook-katex: `throw-on-error = false` means `on-error = "warn"`.
+    pub throw_on_error: Option<bool>,
+    /// mdbook-katex: not supported (KaTeX trust is limited to our own commands).
+    pub trust: Option<bool>,
+    /// mdbook-katex: do not link KaTeX's CSS.
+    pub no_css: bool,
+    /// mdbook-katex: not supported.
+    pub include_src: Option<bool>,
+    /// mdbook-katex: only the default `$$`/`$$` is supported.
+    pub block_delimiter: Option<Delimiter>,
+    /// mdbook-katex: only the default `$`/`$` is supported.
+    pub inline_delimiter: Option<Delimiter>,
+    /// mdbook-katex: only pre-rendering (`true`) is supported.
+    pub pre_render: Option<bool>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            command: None,
+            renderers: None,
+            before: None,
+            after: None,
+            optional: None,
+            on_error: OnError::Fail,
+            macros: None,
+            cache_dir: PathBuf::from(".mathcourse-cache"),
+            cache: true,
+            output: Output::HtmlAndMathml,
+            leqno: false,
+            fleqn: false,
+            error_color: "#cc0000".to_string(),
+            min_rule_thickness: None,
+            max_size: None,
+            max_expand: None,
+            throw_on_error: None,
+            trust: None,
+            no_css: false,
+            include_src: None,
+            block_delimiter: None,
+            inline_delimiter: None,
+            pre_render: None,
+        }
+    }
+}
+
+impl Config {
+    /// Reads `[preprocessor.mathcourse]` (a missing table means all defaults).
+    pub fn from_book(config: &mdbook_preprocessor::config::Config) -> Result<Config> {
+        let key = format!("preprocessor.{NAME}");
+        let value: Option<serde_json::Value> = config
+            .get(&key)
+            .with_context(|| format!("could not read [{key}] in book.toml"))?;
+        match value {
+            None => Ok(Config::default()),
+            Some(value) => Config::from_json(value)
+                .with_context(|| format!("invalid option in [{key}] of book.toml")),
+        }
+    }
+
+    /// Deserializes the table, naming the offending key on a type error.
+    pub fn from_json(value: serde_json::Value) -> Result<Config> {
+        let config: Config = serde_path_to_error::deserialize(value).map_err(|err| {
+            let path = err.path().to_string();
+            if path == "." || path.is_empty() {
+                anyhow::anyhow!("{}", err.inner())
+            } else {
+                anyhow::anyhow!("`{path}`: {}", err.inner())
+            }
+        })?;
+        Ok(config)
+    }
+
+    /// The effective error policy: `on-error`, or mdbook-katex's `throw-on-error = false`.
+    pub fn error_policy(&self) -> OnError {
+        match (self.on_error, self.throw_on_error) {
+            (OnError::Fail, Some(false)) => OnError::Warn,
+            (policy, _) => policy,
+        }
+    }
+
+    /// Warnings for mdbook-katex options that are accepted but not supported.
+    pub fn compat_warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.trust == Some(true) {
+            out.push("`trust = true` is not supported and was ignored: KaTeX trust is granted only to the commands mathcourse itself emits (author-written \\href, \\url, \\includegraphics and \\htmlData stay untrusted)".to_string());
+        }
+        if self.include_src == Some(true) {
+            out.push("`include-src` is not supported and was ignored: the TeX source is already kept in the MathML annotation of every formula".to_string());
+        }
+        if let Some(d) = &self.block_delimiter {
+            if d.left != "$$" || d.right != "$$" {
+                out.push(format!("`block-delimiter = {{ left = {:?}, right = {:?} }}` is not supported and was ignored: display math is `$$...$$` or `\\[...\\]`", d.left, d.right));
+            }
+        }
+        if let Some(d) = &self.inline_delimiter {
+            if d.left != "$" || d.right != "$" {
+                out.push(format!("`inline-delimiter = {{ left = {:?}, right = {:?} }}` is not supported and was ignored: inline math is `$...$` or `\\(...\\)`", d.left, d.right));
+            }
+        }
+        if self.pre_render == Some(false) {
+            out.push("`pre-render = false` (escape mode) is not supported and was ignored: mathcourse always renders at build time".to_string());
+        }
+        out
+    }
+
+    /// A stable text describing every option that changes rendered output (part of the cache key).
+    pub fn render_fingerprint(&self) -> String {
+        format!(
+            "output={:?};leqno={};fleqn={};mrt={:?};max-size={:?};max-expand={:?}",
+            self.output,
+            self.leqno,
+            self.fleqn,
+            self.min_rule_thickness,
+            self.max_size,
+            self.max_expand
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn empty_table_is_default() {
+        assert_eq!(Config::from_json(json!({})).unwrap(), Config::default());
+    }
+
+    #[test]
+    fn unknown_key_names_the_key_and_lists_valid_ones() {
+        let err = Config::from_json(json!({"on-eror": "warn"})).unwrap_err();
+        let msg = format!("{err:#}");
+        assert!(msg.contains("unknown field `on-eror`"), "{msg}");
+        assert!(msg.contains("`on-error`"), "{msg}");
+        assert!(msg.contains("`macros`"), "{msg}");
+    }
+
+    #[test]
+    fn wrong_type_names_the_key() {
+        let err = Config::from_json(json!({"leqno": "yes"})).unwrap_err();
+        let msg = format!("{err:#}");
+        assert!(msg.starts_with("`leqno`"), "{msg}");
+        assert!(msg.contains("expected a boolean"), "{msg}");
+    }
+
+    #[test]
+    fn bad_enum_value_lists_variants() {
+        let err = Config::from_json(json!({"on-error": "ignore"})).unwrap_err();
+        let msg = format!("{err:#}");
+        assert!(
+            msg.contains("`on-error`") && msg.contains("`fail`") && msg.contains("`warn`"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn mdbook_katex_table_is_accepted() {
+        let cfg = Config::from_json(json!({
+            "after": ["links"],
+            "renderers": ["html"],
+            "macros": "macros.txt",
+            "output": "html",
+            "throw-on-error": false,
+            "error-color": "#ff0000",
+            "min-rule-thickness": 0.05,
+            "max-size": 10.0,
+            "max-expand": 100,
+            "no-css": false,
+            "trust": true,
+            "include-src": true,
+            "block-delimiter": {"left": "$$", "right": "$$"},
+            "inline-delimiter": {"left": "\\(", "right": "\\)"},
+            "pre-render": true
+        }))
+        .unwrap();
+        assert_eq!(cfg.macros, Some(MacrosConfig::File("macros.txt".into())));
+        assert_eq!(cfg.error_policy(), OnError::Warn);
+        let warnings = cfg.compat_warnings();
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
+    }
+
+    #[test]
+    fn macros_table() {
+        let cfg = Config::from_json(json!({"macros": {"\\R": "\\mathbb{R}"}})).unwrap();
+        assert!(matches!(cfg.macros, Some(MacrosConfig::Table(t)) if t["\\R"] == "\\mathbb{R}"));
+    }
+}

@@ -1,0 +1,182 @@
+//! Located diagnostics: `file:line:col`, the source line with a caret, a message and a hint.
+//!
+//! Every stage reports author mistakes as [`Diagnostic`] values carrying a byte span
+//! into the chapter source; they are rendered once, at the end, with annotate-snippets
+//! (the rustc look), so the author sees every problem of a build at once.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+
+/// How bad a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// The build goes on; printed as `warning:`.
+    Warning,
+    /// The build fails; printed as `error:`.
+    Error,
+}
+
+/// One author-facing problem, tied to a span of a source file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// Headline, e.g. `LaTeX error in inline math`.
+    pub message: String,
+    /// File the span points into, as the author knows it (e.g. `src/intro.md`).
+    pub path: PathBuf,
+    /// Byte range inside [`Diagnostic::source`] underlined by the caret.
+    pub span: Range<usize>,
+    /// Short label printed under the caret.
+    pub label: String,
+    /// `help:` line: what to do about it.
+    pub hint: Option<String>,
+    /// The whole source text the span points into.
+    pub source: std::sync::Arc<str>,
+}
+
+impl Diagnostic {
+    /// An error at `span` of `source`.
+    pub fn error(
+        path: &Path,
+        source: &std::sync::Arc<str>,
+        span: Range<usize>,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            path: path.to_path_buf(),
+            span: clamp_span(source, span),
+            label: String::new(),
+            hint: None,
+            source: source.clone(),
+        }
+    }
+
+    /// A warning at `span` of `source`.
+    pub fn warning(
+        path: &Path,
+        source: &std::sync::Arc<str>,
+        span: Range<usize>,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(path, source, span, message)
+        }
+    }
+
+    /// Sets the label under the caret.
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+
+    /// Sets the `help:` hint.
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// 1-based line and column (in characters) of the span start.
+    pub fn line_col(&self) -> (usize, usize) {
+        line_col(&self.source, self.span.start)
+    }
+
+    /// Renders the diagnostic as text; `color` adds ANSI styles for a terminal.
+    pub fn render(&self, color: bool) -> String {
+        let level = match self.severity {
+            Severity::Error => Level::ERROR,
+            Severity::Warning => Level::WARNING,
+        };
+        let path = self.path.display().to_string();
+        let mut annotation = AnnotationKind::Primary.span(self.span.clone());
+        if !self.label.is_empty() {
+            annotation = annotation.label(self.label.as_str());
+        }
+        let snippet = Snippet::source(&*self.source)
+            .path(path.as_str())
+            .annotation(annotation);
+        let mut group = level.primary_title(self.message.as_str()).element(snippet);
+        if let Some(hint) = &self.hint {
+            group = group.element(Level::HELP.message(hint.as_str()));
+        }
+        let renderer = if color {
+            Renderer::styled()
+        } else {
+            Renderer::plain()
+        };
+        renderer.render(&[group]).to_string()
+    }
+}
+
+/// 1-based line and column (counted in characters) of byte `offset` in `text`.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = floor_char_boundary(text, offset.min(text.len()));
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let col = text[line_start..offset].chars().count() + 1;
+    (line, col)
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn clamp_span(source: &str, span: Range<usize>) -> Range<usize> {
+    let start = floor_char_boundary(source, span.start.min(source.len()));
+    let end = floor_char_boundary(source, span.end.min(source.len())).max(start);
+    start..end
+}
+
+/// Renders a list of diagnostics, errors and warnings in source order.
+pub fn render_all(diagnostics: &[Diagnostic], color: bool) -> String {
+    let mut out = String::new();
+    for d in diagnostics {
+        out.push_str(&d.render(color));
+        out.push_str("\n\n");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn line_col_counts_chars() {
+        let text = "ab\nçd $x$\n";
+        assert_eq!(line_col(text, 0), (1, 1));
+        assert_eq!(line_col(text, 3), (2, 1));
+        let dollar = text.find('$').unwrap();
+        assert_eq!(line_col(text, dollar), (2, 4));
+    }
+
+    #[test]
+    fn renders_path_line_col_caret_and_hint() {
+        let src: Arc<str> = Arc::from("# T\n\nThe $\\frac{1}{2$ here.\n");
+        let start = src.find('$').unwrap();
+        let d = Diagnostic::error(
+            Path::new("src/a.md"),
+            &src,
+            start..start + 12,
+            "LaTeX error",
+        )
+        .with_label("Expected '}'")
+        .with_hint("close every brace");
+        let text = d.render(false);
+        assert!(text.contains("error: LaTeX error"), "{text}");
+        assert!(text.contains("src/a.md:3:5"), "{text}");
+        assert!(text.contains("The $\\frac{1}{2$ here."), "{text}");
+        assert!(text.contains("^^^^^^^^^^^^ Expected '}'"), "{text}");
+        assert!(text.contains("help: close every brace"), "{text}");
+    }
+}

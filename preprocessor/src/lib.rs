@@ -1,0 +1,237 @@
+//! mdbook-mathcourse: an mdBook preprocessor for interactive math courses.
+//!
+//! The library does the work; `main.rs` is a thin CLI around [`MathCourse`]. Data flows
+//! one way: book config → [`config::Config`] → per-chapter [`chapter::render_chapter`]
+//! (front matter → [`scan`] → [`math`] → splice) in parallel → diagnostics reported
+//! once for the whole book. See ARCHITECTURE.md for the map.
+
+pub mod assets;
+pub mod cache;
+pub mod chapter;
+pub mod config;
+pub mod diagnostic;
+pub mod frontmatter;
+pub mod html;
+pub mod math;
+pub mod scan;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use mdbook_preprocessor::book::{Book, BookItem, Chapter};
+use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
+use rayon::prelude::*;
+
+use crate::cache::Cache;
+use crate::chapter::BookContext;
+use crate::config::{Config, MacrosConfig};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::math::MathOptions;
+
+pub use crate::config::NAME;
+
+/// The preprocessor. Stateless: everything comes from the [`PreprocessorContext`].
+#[derive(Debug, Default, Clone, Copy)]
+pub struct MathCourse;
+
+/// Summary of one run, for tests and the benchmark.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct RunStats {
+    /// Chapters processed.
+    pub chapters: usize,
+    /// Formulas served from the cache.
+    pub cache_hits: usize,
+    /// Formulas rendered.
+    pub cache_misses: usize,
+}
+
+/// The outcome of preprocessing a book: the new book, warnings, and errors.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The processed book (meaningless when `errors` is not empty).
+    pub book: Book,
+    /// Every diagnostic, errors and warnings, in book order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Plain warnings not tied to a source location (configuration).
+    pub config_warnings: Vec<String>,
+    /// Counters.
+    pub stats: RunStats,
+}
+
+impl Outcome {
+    /// True when at least one diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+}
+
+impl Preprocessor for MathCourse {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn run(&self, ctx: &PreprocessorContext, book: Book) -> Result<Book> {
+        let outcome = process(ctx, book)?;
+        let color = false;
+        for w in &outcome.config_warnings {
+            eprintln!("warning: [preprocessor.{NAME}] {w}");
+        }
+        let warnings: Vec<_> = outcome
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .cloned()
+            .collect();
+        if !warnings.is_empty() {
+            eprint!("{}", diagnostic::render_all(&warnings, color));
+        }
+        if outcome.has_errors() {
+            let errors: Vec<_> = outcome
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .cloned()
+                .collect();
+            bail!(
+                "{}{} error{} in the book's sources",
+                diagnostic::render_all(&errors, color),
+                errors.len(),
+                if errors.len() == 1 { "" } else { "s" }
+            );
+        }
+        Ok(outcome.book)
+    }
+
+    fn supports_renderer(&self, renderer: &str) -> Result<bool> {
+        Ok(supports(renderer))
+    }
+}
+
+/// Every renderer is supported: HTML gets typeset math; every other renderer gets
+/// plain, readable Markdown (front matter removed, math left as its TeX source).
+pub fn supports(_renderer: &str) -> bool {
+    true
+}
+
+/// Runs the whole pipeline and returns the outcome without printing anything.
+pub fn process(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
+    let config = Config::from_book(&ctx.config)?;
+    let config_warnings = config.compat_warnings();
+    let mut chapters = Vec::new();
+    collect_chapters(&mut book.items, &mut chapters);
+
+    if ctx.renderer != "html" {
+        for ch in chapters {
+            *ch.content = chapter::degrade_chapter(ch.content);
+        }
+        return Ok(Outcome {
+            book,
+            diagnostics: Vec::new(),
+            config_warnings,
+            stats: RunStats::default(),
+        });
+    }
+
+    let macros = book_macros(&ctx.root, &config)?;
+    let options = MathOptions::from_config(&config, macros);
+    let src_dir = ctx.root.join(&ctx.config.book.src);
+    assets::install(&src_dir)?;
+    let book_ctx = BookContext {
+        fingerprint: options.fingerprint(),
+        options,
+        on_error: config.error_policy(),
+        error_color: config.error_color.clone(),
+        cache: Cache::new(config.cache.then(|| ctx.root.join(&config.cache_dir))),
+        link_katex_css: !config.no_css,
+    };
+    let src_name = ctx.config.book.src.clone();
+    let results: Vec<_> = chapters
+        .par_iter_mut()
+        .map(|ch| {
+            let path = ch.path.cloned().unwrap_or_default();
+            let shown = src_name.join(ch.source_path.unwrap_or(&path));
+            let out = chapter::render_chapter(ch.content, &path, &shown, &book_ctx);
+            *ch.content = out.content;
+            (out.diagnostics, out.cache_hits, out.cache_misses)
+        })
+        .collect();
+    let mut stats = RunStats {
+        chapters: results.len(),
+        ..RunStats::default()
+    };
+    let mut diagnostics = Vec::new();
+    for (d, hits, misses) in results {
+        diagnostics.extend(d);
+        stats.cache_hits += hits;
+        stats.cache_misses += misses;
+    }
+    Ok(Outcome {
+        book,
+        diagnostics,
+        config_warnings,
+        stats,
+    })
+}
+
+/// A chapter's fields the pipeline needs, borrowed so chapters can be processed in parallel.
+struct ChapterRef<'a> {
+    content: &'a mut String,
+    path: Option<&'a PathBuf>,
+    source_path: Option<&'a PathBuf>,
+}
+
+/// All chapters with content (drafts have no path and are skipped), in book order.
+fn collect_chapters<'a>(items: &'a mut [BookItem], out: &mut Vec<ChapterRef<'a>>) {
+    for item in items {
+        if let BookItem::Chapter(Chapter {
+            content,
+            path,
+            source_path,
+            sub_items,
+            ..
+        }) = item
+        {
+            if path.is_some() {
+                out.push(ChapterRef {
+                    content,
+                    path: path.as_ref(),
+                    source_path: source_path.as_ref(),
+                });
+            }
+            collect_chapters(sub_items, out);
+        }
+    }
+}
+
+/// Book-wide macros from `macros = "file"` or a `[preprocessor.mathcourse.macros]` table.
+fn book_macros(root: &Path, config: &Config) -> Result<BTreeMap<String, String>> {
+    match &config.macros {
+        None => Ok(BTreeMap::new()),
+        Some(MacrosConfig::Table(table)) => {
+            for name in table.keys() {
+                if !name.starts_with('\\') {
+                    bail!("macro names in [preprocessor.{NAME}.macros] start with a backslash: write \"\\\\{name}\" instead of \"{name}\"");
+                }
+            }
+            Ok(table.clone())
+        }
+        Some(MacrosConfig::File(path)) => {
+            let full: PathBuf = root.join(path);
+            let text = std::fs::read_to_string(&full).with_context(|| {
+                format!(
+                    "could not read the macros file `{}` (option `macros` of [preprocessor.{NAME}], relative to the book root)",
+                    path.display()
+                )
+            })?;
+            math::parse_macros_file(&text).map_err(|(line, content)| {
+                anyhow::anyhow!(
+                    "{}:{line}: expected `\\name:expansion`, found `{content}`\n  help: one macro per line, e.g. `\\R:\\mathbb{{R}}`; lines starting with % are comments",
+                    path.display()
+                )
+            })
+        }
+    }
+}

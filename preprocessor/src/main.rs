@@ -1,0 +1,98 @@
+//! `mdbook-mathcourse`: the command mdBook runs. A thin shell around the library.
+
+use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use mdbook_mathcourse::diagnostic::{self, Severity};
+use mdbook_mathcourse::NAME;
+
+/// An mdBook preprocessor for interactive math courses.
+///
+/// mdBook runs it with no arguments and the book as JSON on standard input; it answers
+/// with the processed book on standard output. Problems go to standard error.
+#[derive(Parser)]
+#[command(name = "mdbook-mathcourse", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Tells mdBook whether a renderer is supported (exit status 0 = yes).
+    ///
+    /// Every renderer is: `html` gets typeset math, widgets and directives; any other
+    /// renderer gets plain, readable Markdown.
+    Supports {
+        /// The renderer's name, e.g. `html` or `markdown`.
+        renderer: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Supports { renderer }) => {
+            if mdbook_mathcourse::supports(&renderer) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        None => preprocess(),
+    }
+}
+
+fn preprocess() -> ExitCode {
+    let color = io::stderr().is_terminal();
+    let (ctx, book) = match mdbook_preprocessor::parse_input(io::stdin()) {
+        Ok(input) => input,
+        Err(err) => {
+            eprintln!("error: {NAME}: {err:#}\n  help: this command is run by `mdbook build`; it reads a book as JSON on standard input");
+            return ExitCode::FAILURE;
+        }
+    };
+    if ctx.mdbook_version != mdbook_preprocessor::MDBOOK_VERSION {
+        eprintln!(
+            "warning: {NAME} was built against mdBook {}, but is being called from mdBook {}",
+            mdbook_preprocessor::MDBOOK_VERSION,
+            ctx.mdbook_version
+        );
+    }
+    let outcome = match mdbook_mathcourse::process(&ctx, book) {
+        Ok(outcome) => outcome,
+        Err(err) => {
+            eprintln!("error: {NAME}: {err:#}");
+            return ExitCode::FAILURE;
+        }
+    };
+    for w in &outcome.config_warnings {
+        eprintln!("warning: [preprocessor.{NAME}] {w}");
+    }
+    let mut errors = 0;
+    for d in &outcome.diagnostics {
+        eprint!("{}\n\n", d.render(color));
+        if d.severity == Severity::Error {
+            errors += 1;
+        }
+    }
+    if errors > 0 {
+        eprintln!(
+            "error: {NAME}: {errors} error{} in the book's sources; the book was not built",
+            if errors == 1 { "" } else { "s" }
+        );
+        return ExitCode::FAILURE;
+    }
+    let _ = diagnostic::render_all;
+    let stdout = io::stdout();
+    let mut lock = stdout.lock();
+    if let Err(err) = serde_json::to_writer(&mut lock, &outcome.book)
+        .map_err(io::Error::from)
+        .and_then(|_| lock.flush())
+    {
+        eprintln!("error: {NAME}: could not write the book to standard output: {err}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,345 @@
+//! The math engine: TeX in, KaTeX HTML + MathML out, safe to splice into Markdown.
+//!
+//! The engine is `katex-rs`, a Rust port of KaTeX 0.18.5 (chosen by measurement, see
+//! BENCHMARKS.md; its fidelity to the official KaTeX is guarded by the differential
+//! test in `tests/`). An engine panic is caught and turned into a [`MathError`], so a
+//! bad formula can never crash the build unexplained.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::panic::{self, AssertUnwindSafe};
+
+use katex::macros::MacroDefinition;
+use katex::{KatexContext, OutputFormat, Settings};
+
+use crate::config::{Config, Output};
+
+/// Engine name and version; part of every cache key.
+pub const ENGINE: &str = "katex-rs 0.3.0 (KaTeX 0.18.5)";
+
+/// The KaTeX version whose CSS and fonts ship with the book (must match [`ENGINE`]).
+pub const KATEX_VERSION: &str = "0.18.5";
+
+/// Options that change how a formula renders.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MathOptions {
+    /// HTML, MathML or both.
+    pub output: Output,
+    /// Equation numbers on the left.
+    pub leqno: bool,
+    /// Display math flush left.
+    pub fleqn: bool,
+    /// KaTeX `minRuleThickness`.
+    pub min_rule_thickness: Option<f64>,
+    /// KaTeX `maxSize`.
+    pub max_size: Option<f64>,
+    /// KaTeX `maxExpand`.
+    pub max_expand: Option<usize>,
+    /// Macros: name (with backslash) to expansion.
+    pub macros: BTreeMap<String, String>,
+}
+
+impl MathOptions {
+    /// Options from the book configuration plus the given macros.
+    pub fn from_config(config: &Config, macros: BTreeMap<String, String>) -> Self {
+        MathOptions {
+            output: config.output,
+            leqno: config.leqno,
+            fleqn: config.fleqn,
+            min_rule_thickness: config.min_rule_thickness,
+            max_size: config.max_size,
+            max_expand: config.max_expand,
+            macros,
+        }
+    }
+
+    /// Stable text of everything here (for cache keys).
+    pub fn fingerprint(&self) -> String {
+        let mut s = format!(
+            "{ENGINE};{:?};{};{};{:?};{:?};{:?};",
+            self.output,
+            self.leqno,
+            self.fleqn,
+            self.min_rule_thickness,
+            self.max_size,
+            self.max_expand
+        );
+        for (k, v) in &self.macros {
+            s.push_str(k);
+            s.push('\u{1}');
+            s.push_str(v);
+            s.push('\u{2}');
+        }
+        s
+    }
+}
+
+/// Why a formula did not render.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MathError {
+    /// KaTeX's message, e.g. `Expected '}', got 'EOF'`.
+    pub message: String,
+    /// Byte offset in the TeX where KaTeX located the problem.
+    pub position: Option<usize>,
+    /// Length of the located problem.
+    pub length: Option<usize>,
+    /// True when the engine panicked (a bug in the engine, not the author's fault).
+    pub engine_panic: bool,
+}
+
+thread_local! {
+    static CONTEXT: KatexContext = KatexContext::default();
+    static PANIC_MESSAGE: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Renders `tex` to KaTeX HTML (+ MathML), escaped for Markdown (see [`markdown_safe`]).
+pub fn render(tex: &str, display: bool, options: &MathOptions) -> Result<String, MathError> {
+    let raw = render_raw(tex, display, options)?;
+    Ok(markdown_safe(&raw))
+}
+
+/// Renders `tex` exactly as KaTeX would (no Markdown escaping); used by the differential test.
+pub fn render_raw(tex: &str, display: bool, options: &MathOptions) -> Result<String, MathError> {
+    let result = catch_engine_panic(|| {
+        CONTEXT.with(|ctx| {
+            let settings = settings(display, options);
+            katex::render_to_string(ctx, tex, &settings)
+        })
+    });
+    match result {
+        Ok(Ok(html)) => Ok(html),
+        Ok(Err(err)) => Err(MathError {
+            message: err.kind.to_string(),
+            position: err.position(),
+            length: err.length(),
+            engine_panic: false,
+        }),
+        Err(panic_message) => Err(MathError {
+            message: format!("the math engine crashed on this formula ({panic_message})"),
+            position: None,
+            length: None,
+            engine_panic: true,
+        }),
+    }
+}
+
+fn settings(display: bool, options: &MathOptions) -> Settings {
+    let mut macros = katex::macro_expander::MacroMap::default();
+    for (name, expansion) in &options.macros {
+        macros.insert(name.clone(), MacroDefinition::String(expansion.clone()));
+    }
+    let output = match options.output {
+        Output::Html => OutputFormat::Html,
+        Output::Mathml => OutputFormat::Mathml,
+        Output::HtmlAndMathml => OutputFormat::HtmlAndMathml,
+    };
+    Settings::builder()
+        .display_mode(display)
+        .output(output)
+        .leqno(options.leqno)
+        .fleqn(options.fleqn)
+        .throw_on_error(true)
+        .macros(macros)
+        .maybe_min_rule_thickness(options.min_rule_thickness)
+        .maybe_max_size(options.max_size)
+        .maybe_max_expand(options.max_expand)
+        .build()
+}
+
+/// Runs `f`, turning a panic into its message without printing the default panic report.
+fn catch_engine_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            let in_engine = PANIC_MESSAGE.with(|m| m.borrow().is_some());
+            if in_engine {
+                let msg = if let Some(s) = info.payload().downcast_ref::<&str>() {
+                    (*s).to_string()
+                } else if let Some(s) = info.payload().downcast_ref::<String>() {
+                    s.clone()
+                } else {
+                    "unknown panic".to_string()
+                };
+                PANIC_MESSAGE.with(|m| *m.borrow_mut() = Some(msg));
+            } else {
+                previous(info);
+            }
+        }));
+    });
+    PANIC_MESSAGE.with(|m| *m.borrow_mut() = Some(String::new()));
+    let result = panic::catch_unwind(AssertUnwindSafe(f));
+    let message = PANIC_MESSAGE
+        .with(|m| m.borrow_mut().take())
+        .unwrap_or_default();
+    result.map_err(|_| message)
+}
+
+/// Makes engine HTML safe to splice into Markdown: in text content (never inside
+/// tags), characters Markdown would interpret (`\ * _ [ ] ` ~ | $ ! { '"`, runs of
+/// `-` and `.`, newlines) become numeric character references. The browser shows the
+/// same characters; mdBook's Markdown pass (with smart punctuation on) changes nothing.
+pub fn markdown_safe(html: &str) -> String {
+    let mut out = String::with_capacity(html.len() + html.len() / 16);
+    let mut in_tag = false;
+    let mut quote: Option<char> = None;
+    let mut chars = html.chars().peekable();
+    while let Some(c) = chars.next() {
+        if in_tag {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), '\n') => {
+                    out.push_str("&#10;");
+                    continue;
+                }
+                (None, '"' | '\'') => quote = Some(c),
+                (None, '>') => in_tag = false,
+                _ => {}
+            }
+            out.push(c);
+            continue;
+        }
+        match c {
+            '<' => {
+                in_tag = true;
+                out.push(c);
+            }
+            '\\' => out.push_str("&#92;"),
+            '*' => out.push_str("&#42;"),
+            '_' => out.push_str("&#95;"),
+            '[' => out.push_str("&#91;"),
+            ']' => out.push_str("&#93;"),
+            '`' => out.push_str("&#96;"),
+            '~' => out.push_str("&#126;"),
+            '|' => out.push_str("&#124;"),
+            '$' => out.push_str("&#36;"),
+            '!' => out.push_str("&#33;"),
+            '{' => out.push_str("&#123;"),
+            '}' => out.push_str("&#125;"),
+            '\'' => out.push_str("&#39;"),
+            '"' => out.push_str("&#34;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            '-' if chars.peek() == Some(&'-') => out.push_str("&#45;"),
+            '.' if chars.peek() == Some(&'.') => out.push_str("&#46;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Parses a macros file in mdbook-katex's format: one `\name:expansion` per line;
+/// blank lines and lines starting with `%` are skipped. Returns the macros or the
+/// 1-based line number and text of the first malformed line.
+pub fn parse_macros_file(text: &str) -> Result<BTreeMap<String, String>, (usize, String)> {
+    let mut macros = BTreeMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('%') {
+            continue;
+        }
+        match trimmed.split_once(':') {
+            Some((name, expansion))
+                if name.starts_with('\\')
+                    && name.len() > 1
+                    && !name.contains(char::is_whitespace) =>
+            {
+                macros.insert(name.to_string(), expansion.trim().to_string());
+            }
+            _ => return Err((n + 1, line.to_string())),
+        }
+    }
+    Ok(macros)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_html_and_mathml() {
+        let html = render_raw("x^2", false, &MathOptions::default()).unwrap();
+        assert!(html.starts_with("<span class=\"katex\">"), "{html}");
+        assert!(html.contains("<math"), "{html}");
+        assert!(html.contains("katex-html"), "{html}");
+    }
+
+    #[test]
+    fn display_mode_wraps_in_katex_display() {
+        let html = render_raw("x", true, &MathOptions::default()).unwrap();
+        assert!(html.contains("katex-display"), "{html}");
+    }
+
+    #[test]
+    fn error_has_message_and_position() {
+        let err = render_raw("\\frac{1}{2", false, &MathOptions::default()).unwrap_err();
+        assert!(err.message.contains("expected '}'"), "{err:?}");
+        assert!(!err.engine_panic);
+        let err = render_raw("a + \\nope", false, &MathOptions::default()).unwrap_err();
+        assert!(
+            err.message.contains("Undefined control sequence"),
+            "{err:?}"
+        );
+        assert_eq!(err.position, Some(4));
+    }
+
+    #[test]
+    fn macros_expand() {
+        let mut options = MathOptions::default();
+        options.macros.insert("\\R".into(), "\\mathbb{R}".into());
+        let html = render_raw("\\R^n", false, &options).unwrap();
+        assert!(html.contains("mathbb"), "{html}");
+    }
+
+    #[test]
+    fn markdown_safe_escapes_text_only() {
+        let s = markdown_safe(
+            "<span class=\"a_b\" style='x'>x_1*y</span><annotation>a\\|b\n--c...</annotation>",
+        );
+        assert_eq!(
+            s,
+            "<span class=\"a_b\" style='x'>x&#95;1&#42;y</span><annotation>a&#92;&#124;b&#10;&#45;-c&#46;&#46;.</annotation>"
+        );
+    }
+
+    #[test]
+    fn rendered_output_has_no_newline_or_markdown_specials() {
+        let html = render(
+            "\\begin{aligned} a_1 &= b^* \\\\ c &= |d| \\end{aligned}",
+            true,
+            &MathOptions::default(),
+        )
+        .unwrap();
+        assert!(!html.contains('\n'));
+        let text: String = strip_tags(&html);
+        for c in ['_', '*', '\\', '|', '$', '`'] {
+            assert!(!text.contains(c), "{c} in {text}");
+        }
+    }
+
+    fn strip_tags(html: &str) -> String {
+        let mut out = String::new();
+        let mut in_tag = false;
+        for c in html.chars() {
+            match c {
+                '<' => in_tag = true,
+                '>' => in_tag = false,
+                c if !in_tag => out.push(c),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn macros_file_format() {
+        let m = parse_macros_file("% comment\n\\R:{\\mathbb{R}}\n\n\\norm:\\left\\|#1\\right\\|\n")
+            .unwrap();
+        assert_eq!(m["\\R"], "{\\mathbb{R}}");
+        assert_eq!(m["\\norm"], "\\left\\|#1\\right\\|");
+        assert_eq!(
+            parse_macros_file("\\ok:x\nnot a macro\n"),
+            Err((2, "not a macro".into()))
+        );
+    }
+}

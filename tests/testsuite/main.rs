@@ -1,0 +1,1 @@
+//! Integration test suite (one binary, mdBook style).
