@@ -1,1 +1,157 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests, in mdBook's own style: a fixture book in
+//! `testsuite/<feature>/<case>/` is copied to a temporary folder, built in-process
+//! with `mdbook-driver` and our preprocessor, and the `<main>` of each page is compared
+//! with a reviewed snapshot (`SNAPSHOTS=overwrite cargo test` refreshes them; review the
+//! diff before committing).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use mdbook_driver::MDBook;
+use mdbook_mathcourse::MathCourse;
+
+/// Root of the `tests/` crate.
+pub fn tests_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Root of the repository.
+pub fn repo_dir() -> PathBuf {
+    tests_dir().parent().unwrap().to_path_buf()
+}
+
+/// A fixture book copied to a temporary folder.
+pub struct BookTest {
+    /// The fixture folder (where snapshots live).
+    pub fixture: PathBuf,
+    /// The temporary copy that gets built.
+    pub root: PathBuf,
+    _tmp: tempfile::TempDir,
+    /// The result of the last build: `Err` holds the error chain as text.
+    pub result: Option<Result<(), String>>,
+}
+
+impl BookTest {
+    /// Copies `testsuite/<path>` to a temporary folder.
+    pub fn from_dir(path: &str) -> BookTest {
+        let fixture = tests_dir().join("testsuite").join(path);
+        assert!(fixture.is_dir(), "no fixture at {}", fixture.display());
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("book");
+        copy_dir(&fixture, &root, &["expected"]);
+        BookTest {
+            fixture,
+            root,
+            _tmp: tmp,
+            result: None,
+        }
+    }
+
+    /// Replaces (or creates) a file of the book.
+    pub fn change_file(&mut self, path: &str, contents: &str) -> &mut Self {
+        let p = self.root.join(path);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, contents).unwrap();
+        self
+    }
+
+    /// Builds the book in-process with our preprocessor; remembers success or the error text.
+    pub fn run_build(&mut self) -> &mut Self {
+        let result = (|| -> anyhow::Result<()> {
+            let mut book = MDBook::load(&self.root)?;
+            book.with_preprocessor(MathCourse);
+            book.build()
+        })()
+        .map_err(|e| error_chain(&e));
+        self.result = Some(result);
+        self
+    }
+
+    /// Builds and asserts success.
+    pub fn build(&mut self) -> &mut Self {
+        self.run_build();
+        if let Some(Err(e)) = &self.result {
+            panic!("build failed:\n{e}");
+        }
+        self
+    }
+
+    /// Builds, asserts failure, and returns the error text.
+    pub fn build_error(&mut self) -> String {
+        self.run_build();
+        match self.result.take() {
+            Some(Err(e)) => e,
+            _ => panic!("expected the build to fail"),
+        }
+    }
+
+    /// The text of a file of the built book (relative to `book/`).
+    pub fn output(&self, path: &str) -> String {
+        let p = self.root.join("book").join(path);
+        fs::read_to_string(&p).unwrap_or_else(|e| panic!("read {}: {e}", p.display()))
+    }
+
+    /// The `<main>` element of a built page.
+    pub fn main_of(&self, page: &str) -> String {
+        main_element(&self.output(page))
+    }
+
+    /// Compares the `<main>` of a built page with `expected/<snapshot>` in the fixture.
+    pub fn check_main_file(&mut self, page: &str, snapshot: &str) -> &mut Self {
+        let actual = self.main_of(page);
+        check_snapshot(&actual, &self.fixture.join("expected").join(snapshot));
+        self
+    }
+}
+
+/// An error and its causes as mdBook prints them (`Caused by:`), without a backtrace.
+pub fn error_chain(err: &anyhow::Error) -> String {
+    let mut out = err.to_string();
+    let causes: Vec<String> = err.chain().skip(1).map(|c| c.to_string()).collect();
+    if !causes.is_empty() {
+        out.push_str("\n\nCaused by:");
+        for c in causes {
+            out.push_str("\n    ");
+            out.push_str(&c);
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// Compares `actual` with a snapshot file (`SNAPSHOTS=overwrite` rewrites it).
+pub fn check_snapshot(actual: &str, path: &Path) {
+    snapbox::Assert::new()
+        .action_env(snapbox::assert::DEFAULT_ACTION_ENV)
+        .normalize_paths(false)
+        .eq(actual.to_string(), snapbox::Data::read_from(path, None));
+}
+
+/// The `<main>...</main>` part of an HTML page, with a newline after every closing
+/// block tag so snapshot diffs stay readable.
+pub fn main_element(html: &str) -> String {
+    let start = html.find("<main>").expect("page has <main>");
+    let end = html.find("</main>").expect("page has </main>") + "</main>".len();
+    let mut main = html[start..end].to_string();
+    // Asset folders carry a content hash that changes with every CSS edit.
+    let tag = mdbook_mathcourse::assets::tag();
+    main = main.replace(tag, "[ASSETS-TAG]");
+    main
+}
+
+fn copy_dir(from: &Path, to: &Path, skip: &[&str]) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        if skip.iter().any(|s| name == *s) {
+            continue;
+        }
+        let path = entry.path();
+        if path.is_dir() {
+            copy_dir(&path, &to.join(&name), &[]);
+        } else {
+            fs::copy(&path, to.join(&name)).unwrap();
+        }
+    }
+}

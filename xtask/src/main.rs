@@ -1,1 +1,78 @@
-fn main() {}
+//! `cargo xtask`: every build chore of the project, in Rust.
+//!
+//! - `cargo xtask book [--serve]`: install what is missing (the `mdbook` CLI, our
+//!   preprocessor) and build the course book in `book/`.
+//! - `cargo xtask test`: install what the tests need (npm packages) and run the whole
+//!   test suite, including a build of the course book with the real `mdbook` CLI.
+//! - `cargo xtask bench`: measure and write BENCHMARKS.md.
+
+mod bench;
+mod util;
+
+use anyhow::{bail, Result};
+
+use crate::util::{ensure_mdbook, ensure_npm_packages, repo_root, run_in};
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("book") => book(args.iter().any(|a| a == "--serve")),
+        Some("test") => test(),
+        Some("bench") => bench::run(&args[1..]),
+        _ => {
+            eprintln!(
+                "usage: cargo xtask <command>\n\n\
+                 commands:\n  \
+                 book [--serve]  install mdbook + mdbook-mathcourse, build the course book (book/book/index.html)\n  \
+                 test            run the whole test suite\n  \
+                 bench           run the benchmarks and write BENCHMARKS.md"
+            );
+            bail!("unknown or missing command");
+        }
+    }
+}
+
+/// Builds the course book with the installed CLI tools, as an author would.
+fn book(serve: bool) -> Result<()> {
+    let root = repo_root();
+    ensure_mdbook()?;
+    eprintln!("xtask: installing mdbook-mathcourse from preprocessor/ (cargo install --path)");
+    run_in(
+        &root,
+        "cargo",
+        &["install", "--locked", "--quiet", "--path", "preprocessor"],
+    )?;
+    if serve {
+        run_in(
+            &root,
+            "mdbook",
+            &["serve", "book", "--hostname", "127.0.0.1"],
+        )?;
+        return Ok(());
+    }
+    run_in(&root, "mdbook", &["build", "book"])?;
+    eprintln!(
+        "\nxtask: the course book is in {}/book/book/index.html\n       \
+         serve it with live reload: mdbook serve book --open   (http://localhost:3000)",
+        root.display()
+    );
+    Ok(())
+}
+
+/// The whole test suite: unit, snapshot, CLI, differential, and a real `mdbook build`.
+fn test() -> Result<()> {
+    let root = repo_root();
+    ensure_npm_packages()?;
+    ensure_mdbook()?;
+    run_in(&root, "cargo", &["test", "--workspace", "--locked"])?;
+    // The course book must build with the real CLI and our freshly built binary, with
+    // zero warnings.
+    run_in(
+        &root,
+        "cargo",
+        &["build", "--locked", "-p", "mdbook-mathcourse"],
+    )?;
+    util::build_book_with_debug_binary(&root)?;
+    eprintln!("xtask: all tests passed");
+    Ok(())
+}

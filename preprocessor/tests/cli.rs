@@ -1,0 +1,115 @@
+//! The binary as mdBook runs it: `supports`, and the JSON protocol on stdin/stdout.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use mdbook_preprocessor::book::{Book, BookItem, Chapter};
+use mdbook_preprocessor::config::Config;
+use mdbook_preprocessor::PreprocessorContext;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_mdbook-mathcourse"))
+}
+
+#[test]
+fn supports_every_renderer() {
+    for renderer in ["html", "markdown", "epub", "linkcheck"] {
+        let status = bin().args(["supports", renderer]).status().unwrap();
+        assert!(status.success(), "{renderer}");
+    }
+}
+
+#[test]
+fn help_explains_supports() {
+    let out = bin().arg("--help").output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("supports"), "{text}");
+}
+
+fn run(renderer: &str, chapter: &str) -> (Output, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    let mut config = Config::default();
+    config.set("preprocessor.mathcourse.cache", false).unwrap();
+    let ctx = PreprocessorContext::new(dir.path().to_path_buf(), config, renderer.to_string());
+    let mut book = Book::new();
+    book.push_item(BookItem::Chapter(Chapter::new(
+        "Chapter",
+        chapter.to_string(),
+        PathBuf::from("chapter.md"),
+        Vec::new(),
+    )));
+    let input = serde_json::to_vec(&(ctx, book)).unwrap();
+    let mut child = bin()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    (child.wait_with_output().unwrap(), dir)
+}
+
+fn chapter_content(out: &Output) -> String {
+    let book: Book = serde_json::from_slice(&out.stdout).unwrap();
+    match &book.items[0] {
+        BookItem::Chapter(ch) => ch.content.clone(),
+        _ => panic!("not a chapter"),
+    }
+}
+
+#[test]
+fn html_protocol_round_trip() {
+    let (out, dir) = run("html", "# Chapter\n\nEuler: $e^{i\\pi} + 1 = 0$.\n");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let content = chapter_content(&out);
+    assert!(content.contains("<span class=\"katex\">"), "{content}");
+    assert!(content.contains("# Chapter\n\nEuler: <span"), "{content}");
+    assert!(dir.path().join("src/mathcourse-assets").is_dir());
+}
+
+#[test]
+fn markdown_renderer_keeps_tex() {
+    let (out, _dir) = run("markdown", "---\nmacros: {}\n---\n# C\n\n$x$\n");
+    assert!(out.status.success());
+    assert_eq!(chapter_content(&out), "# C\n\n$x$\n");
+}
+
+#[test]
+fn latex_error_exits_non_zero_with_location() {
+    let (out, _dir) = run("html", "# Chapter\n\nSee $\\frac{1}{2}\\oops$.\n");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("error: LaTeX error in inline math"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("src/chapter.md:3:5"), "{stderr}");
+    assert!(stderr.contains("See $\\frac{1}{2}\\oops$."), "{stderr}");
+    assert!(
+        stderr.contains("Undefined control sequence: \\oops"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("help:"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn garbage_input_is_a_clear_error() {
+    let mut child = bin()
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"not json").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("reads a book as JSON"), "{stderr}");
+}
