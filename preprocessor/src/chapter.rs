@@ -1,20 +1,23 @@
-//! One chapter through the pipeline: front matter → scan → render math → splice.
+//! One chapter through the pipeline: front matter → directives → math and roles →
+//! splice.
 //!
-//! Input is the chapter's Markdown; output is the same Markdown with each formula's
-//! byte range replaced by rendered HTML (every other byte unchanged), plus the
-//! diagnostics found on the way. Pure apart from the formula cache.
+//! Input is the chapter's Markdown; output is the same Markdown with each directive
+//! block and formula replaced by HTML (every other byte unchanged), plus the
+//! diagnostics found on the way.
 
 use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::cache::{self, Cache};
+use crate::cache::Cache;
 use crate::config::OnError;
 use crate::diagnostic::Diagnostic;
+use crate::directive::{Cx, Labels};
 use crate::frontmatter;
 use crate::html;
 use crate::math::{self, MathError, MathOptions};
-use crate::scan::{self, MathSpan};
+use crate::scan::MathSpan;
+use crate::templates::Templates;
 
 /// Book-wide settings every chapter shares.
 #[derive(Debug)]
@@ -31,6 +34,10 @@ pub struct BookContext {
     pub cache: Cache,
     /// Link KaTeX's stylesheet (false with mdbook-katex's `no-css`).
     pub link_katex_css: bool,
+    /// Directive templates.
+    pub templates: Templates,
+    /// Equation labels of the whole book.
+    pub labels: Labels,
 }
 
 /// What processing one chapter produced.
@@ -46,15 +53,17 @@ pub struct ChapterOutput {
     pub cache_misses: usize,
 }
 
-/// Renders every formula of one chapter for the HTML renderer.
+/// Processes one chapter. `html` selects full rendering (the HTML renderer) or plain
+/// Markdown (any other renderer).
 ///
-/// `path` is the chapter's path inside `src/` (for relative asset links and the cache);
+/// `path` is the chapter's path inside `src/` (for relative links and the cache);
 /// `display_path` is the path shown in diagnostics.
 pub fn render_chapter(
     source: &str,
     path: &Path,
     display_path: &Path,
     book: &BookContext,
+    html: bool,
 ) -> ChapterOutput {
     let source: Arc<str> = Arc::from(source);
     let mut diagnostics = Vec::new();
@@ -88,44 +97,29 @@ pub fn render_chapter(
         None => (&book.options, book.fingerprint.as_str()),
     };
 
-    let scan = scan::scan(&source, body_start);
-    for range in &scan.suspicious {
-        let text = &source[range.clone()];
-        let unbalanced = text.matches('{').count() != text.matches('}').count();
-        let d = if unbalanced {
-            Diagnostic::error(
-                display_path,
-                &source,
-                range.clone(),
-                "unbalanced braces in math",
-            )
-            .with_label("this `$...$` was not typeset: its `{` and `}` do not pair up")
-            .with_hint("every `{` needs a matching `}`; count the braces of this formula")
-        } else {
-            Diagnostic::warning(display_path, &source, range.clone(), "`$...$` was not recognized as math")
-                .with_label("shown as plain text")
-                .with_hint("inline math must not start or end with a space (`$x$`, not `$ x $`); write `\\$` for a literal dollar")
-        };
-        diagnostics.push(d);
-    }
-    let spans = scan.math;
-    let mut pack = book.cache.pack(path);
-    let mut replacements: Vec<(Range<usize>, String)> = Vec::with_capacity(spans.len());
-    for span in &spans {
-        let display = span.delimiter.is_display();
-        let key = cache::key(fingerprint, display, &span.tex);
-        match pack.get_or_render(&key, || math::render(&span.tex, display, options)) {
-            Ok(html) => replacements.push((span.range.clone(), html)),
-            Err(err) => {
-                let diagnostic = math_diagnostic(display_path, &source, span, &err, book.on_error);
-                if book.on_error == OnError::Warn {
-                    replacements
-                        .push((span.range.clone(), error_box(span, &err, &book.error_color)));
-                }
-                diagnostics.push(diagnostic);
-            }
-        }
-    }
+    let pack = if html {
+        book.cache.pack(path)
+    } else {
+        Cache::new(None).pack(path)
+    };
+    let mut cx = Cx {
+        source: source.clone(),
+        display_path,
+        chapter_path: path,
+        book,
+        math_options: options,
+        fingerprint,
+        pack,
+        diagnostics,
+        html,
+        next_id: 0,
+    };
+    let body = cx.markdown(body_start..source.len());
+    let Cx {
+        pack,
+        mut diagnostics,
+        ..
+    } = cx;
     let (cache_hits, cache_misses) = (pack.hits, pack.misses);
     if let Err(err) = pack.save() {
         diagnostics.push(
@@ -134,24 +128,22 @@ pub fn render_chapter(
                 .with_hint("check that the cache folder (option `cache-dir`) is writable; the build itself is fine"),
         );
     }
+    diagnostics.sort_by_key(|d| d.span.start);
 
-    let mut content =
-        crate::assets::head_html(&crate::assets::path_to_root(path), book.link_katex_css);
-    content.push('\n');
-    content.push_str(&splice(&source[body_start..], body_start, &replacements));
+    let content = if html {
+        let mut content =
+            crate::assets::head_html(&crate::assets::path_to_root(path), book.link_katex_css);
+        content.push('\n');
+        content.push_str(&body);
+        content
+    } else {
+        body
+    };
     ChapterOutput {
         content,
         diagnostics,
         cache_hits,
         cache_misses,
-    }
-}
-
-/// Removes front matter for renderers other than HTML; math stays as its TeX source.
-pub fn degrade_chapter(source: &str) -> String {
-    match frontmatter::locate(source) {
-        Some(block) => source[block.body_start..].to_string(),
-        None => source.to_string(),
     }
 }
 
@@ -163,6 +155,9 @@ pub fn splice(body: &str, base: usize, replacements: &[(Range<usize>, String)]) 
     let mut pos = 0;
     for (range, text) in replacements {
         let (start, end) = (range.start - base, range.end - base);
+        if start < pos {
+            continue;
+        }
         out.push_str(&body[pos..start]);
         out.push_str(text);
         pos = end;
@@ -171,21 +166,31 @@ pub fn splice(body: &str, base: usize, replacements: &[(Range<usize>, String)]) 
     out
 }
 
-fn math_diagnostic(
-    path: &Path,
-    source: &Arc<str>,
-    span: &MathSpan,
-    err: &MathError,
-    on_error: OnError,
-) -> Diagnostic {
+/// The diagnostic for a `$...$` that looks like TeX but was not accepted as math.
+pub(crate) fn suspicious_diagnostic(cx: &Cx, range: Range<usize>) -> Diagnostic {
+    let text = &cx.source[range.clone()];
+    let unbalanced = text.matches('{').count() != text.matches('}').count();
+    if unbalanced {
+        cx.error(range, "unbalanced braces in math")
+            .with_label("this `$...$` was not typeset: its `{` and `}` do not pair up")
+            .with_hint("every `{` needs a matching `}`; count the braces of this formula")
+    } else {
+        cx.warning(range, "`$...$` was not recognized as math")
+            .with_label("shown as plain text")
+            .with_hint("inline math must not start or end with a space (`$x$`, not `$ x $`); write `\\$` for a literal dollar")
+    }
+}
+
+/// The diagnostic for a formula KaTeX rejected.
+pub(crate) fn math_diagnostic(cx: &Cx, span: &MathSpan, err: &MathError) -> Diagnostic {
     let headline = format!("LaTeX error in {}", span.delimiter.describe());
-    let d = match on_error {
-        OnError::Fail => Diagnostic::error(path, source, span.range.clone(), headline),
-        OnError::Warn => Diagnostic::warning(path, source, span.range.clone(), headline),
+    let d = match cx.book.on_error {
+        OnError::Fail => cx.error(span.range.clone(), headline),
+        OnError::Warn => cx.warning(span.range.clone(), headline),
     };
     let mut label = err.message.clone();
-    if let (Some(pos), Some(_)) = (err.position, span.tex_offset) {
-        let (tex_before, tex_at) = span.tex.split_at(pos.min(span.tex.len()));
+    if let Some(pos) = err.position {
+        let (tex_before, tex_at) = span.tex.split_at(floor(&span.tex, pos));
         let near: String = tex_at.chars().take(12).collect();
         if !near.is_empty() {
             label.push_str(&format!(
@@ -195,6 +200,14 @@ fn math_diagnostic(
         }
     }
     d.with_label(label).with_hint(hint_for(err))
+}
+
+fn floor(text: &str, mut i: usize) -> usize {
+    i = i.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 fn hint_for(err: &MathError) -> String {
@@ -216,7 +229,8 @@ fn hint_for(err: &MathError) -> String {
     }
 }
 
-fn error_box(span: &MathSpan, err: &MathError, color: &str) -> String {
+/// The red box shown in place of a broken formula with `on-error = "warn"`.
+pub(crate) fn error_box(span: &MathSpan, err: &MathError, color: &str) -> String {
     let open = if span.delimiter.is_display() {
         "\\["
     } else {
@@ -241,7 +255,7 @@ fn error_box(span: &MathSpan, err: &MathError, color: &str) -> String {
 mod tests {
     use super::*;
 
-    fn book(on_error: OnError) -> BookContext {
+    pub(crate) fn book(on_error: OnError) -> BookContext {
         let options = MathOptions::default();
         BookContext {
             fingerprint: options.fingerprint(),
@@ -250,18 +264,25 @@ mod tests {
             error_color: "#cc0000".into(),
             cache: Cache::new(None),
             link_katex_css: true,
+            templates: Templates::load(Path::new("/nonexistent")).unwrap(),
+            labels: Labels::new(),
         }
+    }
+
+    fn render(src: &str, on_error: OnError) -> ChapterOutput {
+        render_chapter(
+            src,
+            Path::new("t.md"),
+            Path::new("src/t.md"),
+            &book(on_error),
+            true,
+        )
     }
 
     #[test]
     fn everything_outside_math_is_unchanged() {
         let src = "# T\n\nCode `$x$` and *emph* $a_1$ end.\n\n```\n$$y$$\n```\n";
-        let out = render_chapter(
-            src,
-            Path::new("t.md"),
-            Path::new("src/t.md"),
-            &book(OnError::Fail),
-        );
+        let out = render(src, OnError::Fail);
         assert!(out.diagnostics.is_empty());
         let body = out.content.split_once("\n\n").unwrap().1;
         let (before, rest) = body.split_once("<span class=\"katex\">").unwrap();
@@ -274,23 +295,12 @@ mod tests {
 
     #[test]
     fn error_fails_or_warns_with_box() {
-        let unbalanced = "Bad $\\frac{1}{2$ here.\n";
-        let out = render_chapter(
-            unbalanced,
-            Path::new("t.md"),
-            Path::new("src/t.md"),
-            &book(OnError::Fail),
-        );
+        let out = render("Bad $\\frac{1}{2$ here.\n", OnError::Fail);
         assert_eq!(out.diagnostics.len(), 1);
         assert_eq!(out.diagnostics[0].message, "unbalanced braces in math");
 
         let src = "Bad $\\frac{1}{2}\\nope$ here.\n";
-        let out = render_chapter(
-            src,
-            Path::new("t.md"),
-            Path::new("src/t.md"),
-            &book(OnError::Fail),
-        );
+        let out = render(src, OnError::Fail);
         assert_eq!(out.diagnostics.len(), 1);
         assert_eq!(
             out.diagnostics[0].severity,
@@ -298,12 +308,7 @@ mod tests {
         );
         assert!(out.content.contains("$\\frac{1}{2}\\nope$"));
 
-        let out = render_chapter(
-            src,
-            Path::new("t.md"),
-            Path::new("src/t.md"),
-            &book(OnError::Warn),
-        );
+        let out = render(src, OnError::Warn);
         assert_eq!(
             out.diagnostics[0].severity,
             crate::diagnostic::Severity::Warning
@@ -314,12 +319,9 @@ mod tests {
 
     #[test]
     fn chapter_macros_from_front_matter() {
-        let src = "---\nmacros:\n  \\V: \\mathbf{v}\n---\n$\\V$\n";
-        let out = render_chapter(
-            src,
-            Path::new("t.md"),
-            Path::new("src/t.md"),
-            &book(OnError::Fail),
+        let out = render(
+            "---\nmacros:\n  \\V: \\mathbf{v}\n---\n$\\V$\n",
+            OnError::Fail,
         );
         assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
         assert!(out.content.contains("mathbf"));
@@ -333,9 +335,48 @@ mod tests {
             Path::new("a/b.md"),
             Path::new("src/a/b.md"),
             &book(OnError::Fail),
+            true,
         );
         assert!(out
             .content
             .starts_with("<link rel=\"stylesheet\" href=\"../mathcourse-assets/"));
+    }
+
+    #[test]
+    fn directive_body_math_and_nesting() {
+        let src = "Intro\n\n::::{practice} Shapes of $QK^\\top$\nWhat is $x$?\n:::{solution}\nIt is $y$.\n:::\n::::\nAfter.\n";
+        let out = render(src, OnError::Fail);
+        assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+        assert!(out.content.contains("<section class=\"mc-practice\""));
+        assert!(out.content.contains("<details class=\"mc-solution\">"));
+        assert!(!out.content.contains(":::"));
+        assert!(!out.content.contains("$x$"));
+        assert!(
+            out.content.contains("</section>\n\nAfter."),
+            "{}",
+            out.content
+        );
+    }
+
+    #[test]
+    fn unknown_directive_is_an_error_with_suggestion() {
+        let out = render(":::{clam} empirical\nx\n:::\n", OnError::Fail);
+        assert_eq!(out.diagnostics.len(), 1);
+        let text = out.diagnostics[0].render(false);
+        assert!(text.contains("unknown directive `clam`"), "{text}");
+        assert!(text.contains("did you mean `claim`?"), "{text}");
+    }
+
+    #[test]
+    fn degrade_keeps_text() {
+        let src = "---\nmacros: {}\n---\n:::{claim} established\nGradients point uphill.\n:::\n";
+        let out = render_chapter(
+            src,
+            Path::new("t.md"),
+            Path::new("src/t.md"),
+            &book(OnError::Fail),
+            false,
+        );
+        assert_eq!(out.content, "**Established.** Gradients point uphill.\n");
     }
 }

@@ -10,10 +10,13 @@ pub mod cache;
 pub mod chapter;
 pub mod config;
 pub mod diagnostic;
+pub mod directive;
 pub mod frontmatter;
 pub mod html;
+pub mod inline;
 pub mod math;
 pub mod scan;
+pub mod templates;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -122,24 +125,18 @@ pub fn process(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
     let config_warnings = config.compat_warnings();
     let mut chapters = Vec::new();
     collect_chapters(&mut book.items, &mut chapters);
-
-    if ctx.renderer != "html" {
-        for ch in chapters {
-            *ch.content = chapter::degrade_chapter(ch.content);
-        }
-        return Ok(Outcome {
-            book,
-            diagnostics: Vec::new(),
-            config_warnings,
-            stats: RunStats::default(),
-        });
-    }
+    let html = ctx.renderer == "html";
+    let src_name = ctx.config.book.src.clone();
+    let (labels, mut diagnostics) = collect_labels(&chapters, &src_name);
 
     let macros = book_macros(&ctx.root, &config)?;
     let options = MathOptions::from_config(&config, macros);
-    let src_dir = ctx.root.join(&ctx.config.book.src);
-    assets::install(&src_dir)?;
+    if html {
+        assets::install(&ctx.root.join(&ctx.config.book.src))?;
+    }
     let book_ctx = BookContext {
+        templates: templates::Templates::load(&ctx.root)?,
+        labels,
         fingerprint: options.fingerprint(),
         options,
         on_error: config.error_policy(),
@@ -147,13 +144,12 @@ pub fn process(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
         cache: Cache::new(config.cache.then(|| ctx.root.join(&config.cache_dir))),
         link_katex_css: !config.no_css,
     };
-    let src_name = ctx.config.book.src.clone();
     let results: Vec<_> = chapters
         .par_iter_mut()
         .map(|ch| {
             let path = ch.path.cloned().unwrap_or_default();
             let shown = src_name.join(ch.source_path.unwrap_or(&path));
-            let out = chapter::render_chapter(ch.content, &path, &shown, &book_ctx);
+            let out = chapter::render_chapter(ch.content, &path, &shown, &book_ctx, html);
             *ch.content = out.content;
             (out.diagnostics, out.cache_hits, out.cache_misses)
         })
@@ -162,7 +158,6 @@ pub fn process(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
         chapters: results.len(),
         ..RunStats::default()
     };
-    let mut diagnostics = Vec::new();
     for (d, hits, misses) in results {
         diagnostics.extend(d);
         stats.cache_hits += hits;
@@ -181,6 +176,47 @@ struct ChapterRef<'a> {
     content: &'a mut String,
     path: Option<&'a PathBuf>,
     source_path: Option<&'a PathBuf>,
+    number: Option<String>,
+}
+
+/// Numbers every labelled equation (`chapter.n`) and reports duplicate labels.
+fn collect_labels(
+    chapters: &[ChapterRef],
+    src_name: &Path,
+) -> (directive::Labels, Vec<Diagnostic>) {
+    let mut labels = directive::Labels::new();
+    let mut diagnostics = Vec::new();
+    for (index, ch) in chapters.iter().enumerate() {
+        let path = ch.path.cloned().unwrap_or_default();
+        let shown = src_name.join(ch.source_path.unwrap_or(&path));
+        let source: std::sync::Arc<str> = std::sync::Arc::from(ch.content.as_str());
+        let start = frontmatter::locate(&source).map_or(0, |b| b.body_start);
+        let prefix = ch.number.clone().unwrap_or_else(|| (index + 1).to_string());
+        for (n, (label, span)) in directive::collect_labels(&source, start)
+            .into_iter()
+            .enumerate()
+        {
+            let (line, col) = diagnostic::line_col(&source, span.start);
+            let here = format!("{}:{line}:{col}", shown.display());
+            if let Some(first) = labels.get(&label) {
+                diagnostics.push(
+                    Diagnostic::error(&shown, &source, span, format!("duplicate equation label `{label}`"))
+                        .with_label("used again here")
+                        .with_hint(format!("it is already defined at {}; labels are book-wide, so give each equation its own", first.defined_at)),
+                );
+                continue;
+            }
+            labels.insert(
+                label,
+                directive::Label {
+                    chapter: path.clone(),
+                    number: format!("{prefix}.{}", n + 1),
+                    defined_at: here,
+                },
+            );
+        }
+    }
+    (labels, diagnostics)
 }
 
 /// All chapters with content (drafts have no path and are skipped), in book order.
@@ -191,6 +227,7 @@ fn collect_chapters<'a>(items: &'a mut [BookItem], out: &mut Vec<ChapterRef<'a>>
             path,
             source_path,
             sub_items,
+            number,
             ..
         }) = item
         {
@@ -199,6 +236,10 @@ fn collect_chapters<'a>(items: &'a mut [BookItem], out: &mut Vec<ChapterRef<'a>>
                     content,
                     path: path.as_ref(),
                     source_path: source_path.as_ref(),
+                    number: number
+                        .as_ref()
+                        .map(|n| n.to_string().trim_end_matches('.').to_string())
+                        .filter(|n| !n.is_empty()),
                 });
             }
             collect_chapters(sub_items, out);

@@ -73,6 +73,8 @@ pub struct Scan {
     /// `$...$` runs left in prose that look like TeX but are not math (usually
     /// unbalanced braces, which Markdown's math rules reject): reported, never dropped.
     pub suspicious: Vec<Range<usize>>,
+    /// MyST roles such as {eq}`eq-softmax`.
+    pub roles: Vec<RoleSpan>,
 }
 
 /// Finds every formula in `source[start..]` (the part after any front matter).
@@ -83,8 +85,14 @@ pub fn find_math(source: &str, start: usize) -> Vec<MathSpan> {
 
 /// Like [`find_math`], and also reports TeX-looking `$` runs that are not math.
 pub fn scan(source: &str, start: usize) -> Scan {
-    let (masked, blocks) = mask_display_blocks(source, start);
-    let mut scan = scan_inline(&masked, source, start);
+    scan_region(source, start..source.len())
+}
+
+/// Scans `source[region]` as a Markdown document of its own (a chapter, or the body of
+/// a directive). Ranges are relative to `source`.
+pub fn scan_region(source: &str, region: Range<usize>) -> Scan {
+    let (masked, blocks) = mask_display_blocks(source, region.clone());
+    let mut scan = scan_inline(&masked, source, region);
     // The masked blocks come back from pulldown-cmark as `$$x…x$$` display math; give
     // them their real TeX.
     for span in &mut scan.math {
@@ -99,8 +107,9 @@ pub fn scan(source: &str, start: usize) -> Scan {
 /// indentation and `>` markers) and close within the same paragraph. They are found
 /// before Markdown parsing so that TeX lines starting with `=`, `-`, `+` or `#` are not
 /// read as headings or list items; code blocks and HTML are respected.
-fn mask_display_blocks(source: &str, start: usize) -> (String, Vec<MathSpan>) {
-    let body = &source[start..];
+fn mask_display_blocks(source: &str, region: Range<usize>) -> (String, Vec<MathSpan>) {
+    let start = region.start;
+    let body = &source[region.clone()];
     let mut protected = Vec::new();
     for (event, range) in Parser::new_ext(body, markdown_options()).into_offset_iter() {
         match event {
@@ -133,7 +142,7 @@ fn mask_display_blocks(source: &str, start: usize) -> (String, Vec<MathSpan>) {
         let mut next = line_end + 1;
         if let Some((close, delimiter)) = opener {
             if !protected.iter().any(|r: &Range<usize>| r.contains(&p)) {
-                if let Some(end) = find_block_close(bytes, p + 2, close) {
+                if let Some(end) = find_block_close(&bytes[..region.end], p + 2, close) {
                     let range = p..end + 2;
                     if !protected.iter().any(|r| overlaps(r, &range))
                         && source[p + 2..end].contains('\n')
@@ -189,8 +198,10 @@ fn find_block_close(bytes: &[u8], from: usize, close: &[u8]) -> Option<usize> {
     None
 }
 
-fn scan_inline(masked: &str, source: &str, start: usize) -> Scan {
-    let body = &masked[start..];
+fn scan_inline(masked: &str, source: &str, region: Range<usize>) -> Scan {
+    let start = region.start;
+    let body = &masked[region.clone()];
+    let mut roles = Vec::new();
     let mut spans = Vec::new();
     let mut text_ranges: Vec<Range<usize>> = Vec::new();
     let mut protected: Vec<Range<usize>> = Vec::new();
@@ -227,14 +238,23 @@ fn scan_inline(masked: &str, source: &str, start: usize) -> Scan {
                 protected.push(range);
             }
             Event::End(TagEnd::CodeBlock) => code_block_depth = code_block_depth.saturating_sub(1),
-            Event::Code(_) | Event::Html(_) | Event::InlineHtml(_) => protected.push(range),
+            Event::Code(content) => {
+                if let Some(role) = role_before(source, range.clone(), &content) {
+                    roles.push(role);
+                }
+                protected.push(range)
+            }
+            Event::Html(_) | Event::InlineHtml(_) => protected.push(range),
             Event::Text(_) if code_block_depth == 0 => text_ranges.push(range),
             _ => {}
         }
     }
 
     find_backslash_math(source, &text_ranges, &protected, &mut spans);
-    let includes = include_ranges(source);
+    let includes: Vec<Range<usize>> = include_ranges(source)
+        .into_iter()
+        .filter(|r| r.start >= region.start && r.end <= region.end)
+        .collect();
     spans.retain(|s| !includes.iter().any(|r| overlaps(r, &s.range)));
     spans.sort_by_key(|s| s.range.start);
     let mut suspicious = suspicious_dollars(source, &text_ranges);
@@ -242,7 +262,42 @@ fn scan_inline(masked: &str, source: &str, start: usize) -> Scan {
     Scan {
         math: spans,
         suspicious,
+        roles,
     }
+}
+
+/// A MyST role: `{name}` immediately followed by a code span.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoleSpan {
+    /// `{name}` plus the code span.
+    pub range: Range<usize>,
+    /// Role name.
+    pub name: String,
+    /// Bytes of the name.
+    pub name_span: Range<usize>,
+    /// The code span's text.
+    pub content: String,
+}
+
+fn role_before(source: &str, code: Range<usize>, content: &str) -> Option<RoleSpan> {
+    let before = &source[..code.start];
+    let before = before.strip_suffix('}')?;
+    let open = before.rfind('{')?;
+    let name = &before[open + 1..];
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        || !name.starts_with(|c: char| c.is_ascii_alphabetic())
+    {
+        return None;
+    }
+    Some(RoleSpan {
+        range: open..code.end,
+        name: name.to_string(),
+        name_span: open + 1..open + 1 + name.len(),
+        content: content.to_string(),
+    })
 }
 
 /// Finds `$...$` in prose text whose content looks like TeX (a backslash, brace, `^`
@@ -536,6 +591,25 @@ mod tests {
     fn display_block_in_code_fence_is_left_alone() {
         assert!(find_math("```\n$$\na\n=\n$$\n```\n", 0).is_empty());
         assert!(find_math("<div>\n$$\na\n$$\n</div>\n", 0).is_empty());
+    }
+
+    #[test]
+    fn roles_are_found() {
+        let src = "See {eq}`eq-a` and `{plain}` and x{b}`c`.";
+        let roles = scan(src, 0).roles;
+        assert_eq!(roles.len(), 2);
+        assert_eq!(roles[0].name, "eq");
+        assert_eq!(roles[0].content, "eq-a");
+        assert_eq!(&src[roles[0].range.clone()], "{eq}`eq-a`");
+    }
+
+    #[test]
+    fn region_scan() {
+        let src = "$a$ :::\n$b$\n::: $c$";
+        let start = src.find("$b").unwrap();
+        let found = scan_region(src, start..start + 4).math;
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].tex, "b");
     }
 
     #[test]

@@ -1,0 +1,423 @@
+//! Finding MyST directive blocks in a chapter, with exact byte positions.
+//!
+//! Recognised openers (up to three spaces of indentation):
+//! - colon fences `:::{name} argument` (three or more colons), closed by a line of at
+//!   least as many colons;
+//! - backtick fences ```` ```{name} argument ```` (three or more backticks), closed by
+//!   a bare fence of at least as many backticks.
+//!
+//! Right after the opener come options: either `:key: value` lines, or a YAML block
+//! between two `---` lines. The rest, up to the closing fence, is the body. Directives
+//! nest: inner fences are matched with a stack, so an inner directive may use the same
+//! fence length as long as it is closed first. Lines inside ordinary fenced code blocks
+//! and HTML comments are never directives.
+
+use std::ops::Range;
+
+/// One `:key: value` option line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Field {
+    /// The key, without colons.
+    pub key: String,
+    /// Bytes of the key.
+    pub key_span: Range<usize>,
+    /// The value, trimmed (may be empty).
+    pub value: String,
+    /// Bytes of the value.
+    pub value_span: Range<usize>,
+}
+
+/// How a directive's options were written.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum OptionsSyntax {
+    /// No options.
+    #[default]
+    None,
+    /// `:key: value` lines.
+    Fields(Vec<Field>),
+    /// A YAML block; the range covers the YAML text between the `---` lines.
+    Yaml(Range<usize>),
+}
+
+/// A directive block as written in the source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Block {
+    /// Directive name, e.g. `claim`.
+    pub name: String,
+    /// Bytes of the name (inside the braces).
+    pub name_span: Range<usize>,
+    /// Text after `{name}` on the opening line, trimmed.
+    pub argument: String,
+    /// Bytes of the argument.
+    pub argument_span: Range<usize>,
+    /// Options.
+    pub options: OptionsSyntax,
+    /// Bytes of the body (between options and the closing fence).
+    pub body: Range<usize>,
+    /// The whole block, opener to closing fence line (without its newline).
+    pub range: Range<usize>,
+    /// Bytes of the opening line.
+    pub opener: Range<usize>,
+}
+
+/// A fence that was opened but never closed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unclosed {
+    /// Directive name.
+    pub name: String,
+    /// The opening line.
+    pub opener: Range<usize>,
+    /// The fence text, e.g. `:::`.
+    pub fence: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FenceKind {
+    Colon,
+    Backtick,
+    Tilde,
+}
+
+struct Line {
+    start: usize,
+    end: usize, // without newline
+    next: usize,
+}
+
+fn lines(source: &str, region: Range<usize>) -> Vec<Line> {
+    let mut out = Vec::new();
+    let mut pos = region.start;
+    while pos < region.end {
+        let end = source[pos..region.end]
+            .find('\n')
+            .map_or(region.end, |i| pos + i);
+        let next = (end + 1).min(region.end.max(end));
+        out.push(Line {
+            start: pos,
+            end,
+            next: if end < region.end { end + 1 } else { end },
+        });
+        let _ = next;
+        if end >= region.end {
+            break;
+        }
+        pos = end + 1;
+    }
+    out
+}
+
+/// A fence line: kind, length, rest after the fence; `None` when not a fence.
+fn fence_of(text: &str) -> Option<(FenceKind, usize, &str)> {
+    let indent = text.len() - text.trim_start_matches(' ').len();
+    if indent > 3 {
+        return None;
+    }
+    let t = &text[indent..];
+    let c = t.chars().next()?;
+    let kind = match c {
+        ':' => FenceKind::Colon,
+        '`' => FenceKind::Backtick,
+        '~' => FenceKind::Tilde,
+        _ => return None,
+    };
+    let n = t.chars().take_while(|&x| x == c).count();
+    if n < 3 {
+        return None;
+    }
+    Some((kind, n, &t[n..]))
+}
+
+/// Parses `{name} argument` after a fence; returns name and argument with offsets
+/// relative to `rest`.
+fn directive_head(rest: &str) -> Option<(Range<usize>, Range<usize>)> {
+    let r = rest.strip_prefix('{')?;
+    let close = r.find('}')?;
+    let name = &r[..close];
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return None;
+    }
+    let name_range = 1..1 + close;
+    let after = 1 + close + 1;
+    let arg_text = &rest[after..];
+    let lead = arg_text.len() - arg_text.trim_start().len();
+    let arg = arg_text.trim();
+    let arg_start = after + lead;
+    Some((name_range, arg_start..arg_start + arg.len()))
+}
+
+enum Open {
+    Directive {
+        kind: FenceKind,
+        len: usize,
+        name: String,
+        name_span: Range<usize>,
+        argument_span: Range<usize>,
+        opener: Range<usize>,
+        body_from: usize,
+        options: OptionsSyntax,
+        depth_start: bool,
+    },
+    Code {
+        kind: FenceKind,
+        len: usize,
+    },
+}
+
+/// Finds the top-level directive blocks in `source[region]`; nested blocks are left in
+/// their parent's body (call again on the body). Unclosed fences are reported.
+pub fn find_blocks(source: &str, region: Range<usize>) -> (Vec<Block>, Vec<Unclosed>) {
+    let all = lines(source, region.clone());
+    let mut blocks = Vec::new();
+    let mut unclosed = Vec::new();
+    let mut stack: Vec<Open> = Vec::new();
+    let mut in_comment = false;
+    let mut i = 0;
+    while i < all.len() {
+        let line = &all[i];
+        let text = &source[line.start..line.end];
+        let text = text.strip_suffix('\r').unwrap_or(text);
+        if in_comment {
+            if text.contains("-->") {
+                in_comment = false;
+            }
+            i += 1;
+            continue;
+        }
+        // Inside an ordinary code block: only its closing fence matters.
+        if let Some(Open::Code { kind, len }) = stack.last() {
+            if let Some((k, n, rest)) = fence_of(text) {
+                if k == *kind && n >= *len && rest.trim().is_empty() {
+                    stack.pop();
+                }
+            }
+            i += 1;
+            continue;
+        }
+        if stack.is_empty() && text.trim_start().starts_with("<!--") && !text.contains("-->") {
+            in_comment = true;
+            i += 1;
+            continue;
+        }
+        if let Some((kind, len, rest)) = fence_of(text) {
+            let fence_start = line.start + (text.len() - text.trim_start_matches(' ').len()) + len;
+            // A directive opener?
+            if kind != FenceKind::Tilde {
+                if let Some((name_r, arg_r)) = directive_head(rest) {
+                    let name = rest[name_r.clone()].to_string();
+                    let (options, body_line) = parse_options(source, &all, i + 1);
+                    let body_from = all.get(body_line).map_or(line.next, |l| l.start);
+                    stack.push(Open::Directive {
+                        kind,
+                        len,
+                        name,
+                        name_span: fence_start + name_r.start..fence_start + name_r.end,
+                        argument_span: fence_start + arg_r.start..fence_start + arg_r.end,
+                        opener: line.start..line.end,
+                        body_from,
+                        options,
+                        depth_start: stack.is_empty(),
+                    });
+                    i = body_line;
+                    continue;
+                }
+            }
+            // A closing fence for the innermost open directive?
+            if rest.trim().is_empty() {
+                if let Some(Open::Directive {
+                    kind: k, len: n, ..
+                }) = stack.last()
+                {
+                    if *k == kind && len >= *n {
+                        let open = stack.pop().unwrap();
+                        if let Open::Directive {
+                            name,
+                            name_span,
+                            argument_span,
+                            opener,
+                            body_from,
+                            options,
+                            depth_start,
+                            ..
+                        } = open
+                        {
+                            if depth_start {
+                                let body_end = line.start.max(body_from);
+                                blocks.push(Block {
+                                    argument: source[argument_span.clone()].to_string(),
+                                    name,
+                                    name_span,
+                                    argument_span,
+                                    options,
+                                    body: body_from..body_end,
+                                    range: opener.start..line.end,
+                                    opener,
+                                });
+                            }
+                        }
+                        i += 1;
+                        continue;
+                    }
+                }
+            }
+            // Otherwise an ordinary code fence opens (backticks or tildes).
+            if kind != FenceKind::Colon {
+                stack.push(Open::Code { kind, len });
+            }
+        }
+        i += 1;
+    }
+    for open in stack {
+        if let Open::Directive {
+            kind,
+            len,
+            name,
+            opener,
+            ..
+        } = open
+        {
+            let c = if kind == FenceKind::Colon { ':' } else { '`' };
+            unclosed.push(Unclosed {
+                name,
+                opener,
+                fence: std::iter::repeat_n(c, len).collect(),
+            });
+        }
+    }
+    (blocks, unclosed)
+}
+
+/// Reads options starting at line `first`; returns them and the index of the first
+/// body line.
+fn parse_options(source: &str, all: &[Line], first: usize) -> (OptionsSyntax, usize) {
+    let Some(line) = all.get(first) else {
+        return (OptionsSyntax::None, first);
+    };
+    let text = source[line.start..line.end].trim_end();
+    if text.trim() == "---" {
+        let yaml_start = line.next;
+        for (j, l) in all.iter().enumerate().skip(first + 1) {
+            if source[l.start..l.end].trim_end() == "---" {
+                return (OptionsSyntax::Yaml(yaml_start..l.start), j + 1);
+            }
+        }
+        // No closing `---`: treat as body; the author sees the text and the error below.
+        return (OptionsSyntax::None, first);
+    }
+    let mut fields = Vec::new();
+    let mut j = first;
+    while let Some(l) = all.get(j) {
+        let t = &source[l.start..l.end];
+        let lead = t.len() - t.trim_start().len();
+        let t2 = t.trim_start();
+        let Some(rest) = t2.strip_prefix(':') else {
+            break;
+        };
+        let Some(colon) = rest.find(':') else { break };
+        let key = &rest[..colon];
+        if key.is_empty()
+            || !key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            break;
+        }
+        let key_start = l.start + lead + 1;
+        let value_raw = &rest[colon + 1..];
+        let value = value_raw.trim();
+        let value_start = key_start + colon + 1 + (value_raw.len() - value_raw.trim_start().len());
+        fields.push(Field {
+            key: key.to_string(),
+            key_span: key_start..key_start + key.len(),
+            value: value.to_string(),
+            value_span: value_start..value_start + value.len(),
+        });
+        j += 1;
+    }
+    if fields.is_empty() {
+        (OptionsSyntax::None, first)
+    } else {
+        (OptionsSyntax::Fields(fields), j)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blocks(src: &str) -> Vec<Block> {
+        let (b, u) = find_blocks(src, 0..src.len());
+        assert!(u.is_empty(), "{u:?}");
+        b
+    }
+
+    #[test]
+    fn colon_fence_with_fields() {
+        let src = "Intro\n\n:::{claim} empirical\n:source: Someone (2024), *Title*\nBody **bold**.\n:::\nafter\n";
+        let b = &blocks(src)[0];
+        assert_eq!(b.name, "claim");
+        assert_eq!(&src[b.name_span.clone()], "claim");
+        assert_eq!(b.argument, "empirical");
+        assert_eq!(&src[b.body.clone()], "Body **bold**.\n");
+        assert_eq!(
+            &src[b.range.clone()],
+            ":::{claim} empirical\n:source: Someone (2024), *Title*\nBody **bold**.\n:::"
+        );
+        match &b.options {
+            OptionsSyntax::Fields(f) => {
+                assert_eq!(f[0].key, "source");
+                assert_eq!(f[0].value, "Someone (2024), *Title*");
+                assert_eq!(&src[f[0].value_span.clone()], "Someone (2024), *Title*");
+            }
+            o => panic!("{o:?}"),
+        }
+    }
+
+    #[test]
+    fn backtick_fence_with_yaml() {
+        let src = "```{formula} Gradient descent\n---\nstatus: model\ntex: x\n---\nReading.\n```\n";
+        let b = &blocks(src)[0];
+        assert_eq!(b.argument, "Gradient descent");
+        match &b.options {
+            OptionsSyntax::Yaml(r) => assert_eq!(&src[r.clone()], "status: model\ntex: x\n"),
+            o => panic!("{o:?}"),
+        }
+        assert_eq!(&src[b.body.clone()], "Reading.\n");
+    }
+
+    #[test]
+    fn nesting_with_longer_and_equal_fences() {
+        let src = "::::{practice} P\nQ\n:::{solution}\nA\n:::\n::::\n\n:::{practice} Q2\n:::{solution}\nB\n:::\n:::\n";
+        let b = blocks(src);
+        assert_eq!(b.len(), 2);
+        assert_eq!(&src[b[0].body.clone()], "Q\n:::{solution}\nA\n:::\n");
+        assert_eq!(&src[b[1].body.clone()], ":::{solution}\nB\n:::\n");
+    }
+
+    #[test]
+    fn code_blocks_and_comments_hide_directives() {
+        let src =
+            "```markdown\n:::{claim} x\n:::\n```\n\n<!--\n:::{note}\n:::\n-->\n\n    :::{note}\n";
+        assert!(blocks(src).is_empty());
+    }
+
+    #[test]
+    fn code_fence_inside_backtick_directive() {
+        let src = "````{note}\n```python\nx = 1\n```\n````\n";
+        let b = blocks(src);
+        assert_eq!(b.len(), 1);
+        assert_eq!(&src[b[0].body.clone()], "```python\nx = 1\n```\n");
+    }
+
+    #[test]
+    fn unclosed_is_reported() {
+        let src = "text\n:::{note} Hi\nbody\n";
+        let (b, u) = find_blocks(src, 0..src.len());
+        assert!(b.is_empty());
+        assert_eq!(u[0].name, "note");
+        assert_eq!(&src[u[0].opener.clone()], ":::{note} Hi");
+    }
+}

@@ -1,0 +1,142 @@
+//! `{claim}`: a statement labelled with its epistemic status and source.
+
+use serde::Deserialize;
+
+use super::{Block, Cx, Directive};
+use crate::diagnostic::Diagnostic;
+use crate::templates::Slot;
+
+/// The `claim` directive.
+pub struct Claim;
+
+/// A claim's epistemic status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Established science or mathematics.
+    Established,
+    /// An empirical regularity: observed, well supported, not guaranteed.
+    Empirical,
+    /// A mathematical model: a useful idealisation.
+    Model,
+    /// Speculative: plausible, not established.
+    Speculative,
+}
+
+/// Valid status words.
+pub const STATUSES: &str = "`established`, `empirical`, `model`, `speculative`";
+
+impl Status {
+    /// Parses the argument of `{claim}` / the `status` option of `{formula}`.
+    pub fn parse(word: &str) -> Option<Status> {
+        match word.trim() {
+            "established" => Some(Status::Established),
+            "empirical" => Some(Status::Empirical),
+            "model" => Some(Status::Model),
+            "speculative" => Some(Status::Speculative),
+            _ => None,
+        }
+    }
+
+    /// CSS/HTML keyword.
+    pub fn key(self) -> &'static str {
+        match self {
+            Status::Established => "established",
+            Status::Empirical => "empirical",
+            Status::Model => "model",
+            Status::Speculative => "speculative",
+        }
+    }
+
+    /// What the reader sees.
+    pub fn label(self) -> &'static str {
+        match self {
+            Status::Established => "Established",
+            Status::Empirical => "Empirical regularity",
+            Status::Model => "Mathematical model",
+            Status::Speculative => "Speculative",
+        }
+    }
+
+    /// A glyph shown beside the label (decorative; the text is the signal).
+    pub fn icon(self) -> &'static str {
+        match self {
+            Status::Established => "✓",
+            Status::Empirical => "≈",
+            Status::Model => "∿",
+            Status::Speculative => "?",
+        }
+    }
+
+    /// Puts the badge fields in a template context.
+    pub fn insert_into(self, context: &mut tera::Context) {
+        context.insert("status", self.key());
+        context.insert("status_label", self.label());
+        context.insert("status_icon", self.icon());
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct Options {
+    #[serde(default)]
+    source: Option<String>,
+}
+
+impl Directive for Claim {
+    fn name(&self) -> &'static str {
+        "claim"
+    }
+
+    fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
+        let status = Status::parse(&block.argument).ok_or_else(|| {
+            let span = if block.argument.is_empty() {
+                block.name_span.clone()
+            } else {
+                block.argument_span.clone()
+            };
+            cx.error(span, format!("unknown claim status `{}`", block.argument))
+                .with_label("expected a status here")
+                .with_hint(format!(
+                    "write `:::{{claim}} <status>` with one of {STATUSES}"
+                ))
+        })?;
+        let options: Options = cx.options(block)?;
+        if status != Status::Established
+            && options.source.as_deref().unwrap_or("").trim().is_empty()
+        {
+            return Err(cx
+                .error(block.opener.clone(), format!("a claim marked `{}` needs a `:source:`", status.key()))
+                .with_hint("add a line `:source: Author (year), *Title*` after the opening line; only `established` claims may omit it"));
+        }
+        let mut context = tera::Context::new();
+        status.insert_into(&mut context);
+        if let Some(source) = &options.source {
+            let html = cx.inline(source, block.opener.clone());
+            context.insert("source_html", &html);
+        }
+        let body = cx.markdown(block.body.clone());
+        cx.template(
+            "claim",
+            context,
+            vec![Slot::new("body", body)],
+            block.opener.clone(),
+        )
+    }
+
+    fn degrade(&self, block: &Block, cx: &mut Cx) -> String {
+        let label = Status::parse(&block.argument).map_or("Claim", Status::label);
+        let source = super::options::raw_options(&cx.source, block)
+            .ok()
+            .and_then(|o| {
+                o.value
+                    .get("source")
+                    .and_then(|v| v.as_str().map(str::to_string))
+            });
+        let mut out = format!("**{label}.** ");
+        out.push_str(cx.markdown(block.body.clone()).trim());
+        if let Some(s) = source {
+            out.push_str(&format!("\n\n*Source:* {s}"));
+        }
+        out
+    }
+}

@@ -1,0 +1,125 @@
+//! `{formula}`: a formula card — title, status badge, the display formula (optionally
+//! numbered), a plain-language reading (the body), a code snippet, and what the
+//! formula does *not* say.
+
+use serde::Deserialize;
+
+use super::claim::{Status, STATUSES};
+use super::{Block, Cx, Directive};
+use crate::diagnostic::Diagnostic;
+use crate::templates::Slot;
+
+/// The `formula` directive.
+pub struct Formula;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct Options {
+    tex: String,
+    #[serde(default)]
+    status: Option<String>,
+    #[serde(default)]
+    label: Option<String>,
+    #[serde(default)]
+    code: Option<String>,
+    #[serde(default)]
+    lang: Option<String>,
+    #[serde(default)]
+    does_not_say: Option<String>,
+}
+
+impl Directive for Formula {
+    fn name(&self) -> &'static str {
+        "formula"
+    }
+
+    fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
+        let options: Options = cx.options(block)?;
+        let raw = super::options::raw_options(&cx.source, block).unwrap_or_default();
+        let span_of = |key: &str| {
+            raw.key_spans
+                .get(key)
+                .cloned()
+                .unwrap_or(block.opener.clone())
+        };
+        let mut context = tera::Context::new();
+        if let Some(word) = &options.status {
+            let status = Status::parse(word).ok_or_else(|| {
+                cx.error(span_of("status"), format!("unknown claim status `{word}`"))
+                    .with_hint(format!("`status` is one of {STATUSES}"))
+            })?;
+            status.insert_into(&mut context);
+        }
+        let id = match &options.label {
+            Some(label) => {
+                let number = cx.book.labels.get(label).map(|l| l.number.clone());
+                context.insert("number", &number);
+                label.clone()
+            }
+            None => cx.fresh_id("formula"),
+        };
+        context.insert("id", &id);
+        let title = cx.inline(&block.argument, block.argument_span.clone());
+        context.insert("title_html", &title);
+        let math = cx.option_math(&options.tex, true, span_of("tex"));
+        context.insert("math_html", &math);
+        context.insert("tex", &options.tex);
+        if let Some(text) = &options.does_not_say {
+            let html = cx.inline(text, span_of("does-not-say"));
+            context.insert("does_not_say_html", &html);
+        }
+        let lang = options.lang.clone().unwrap_or_else(|| "python".into());
+        context.insert("lang", &lang);
+        let code = options
+            .code
+            .as_deref()
+            .map(|c| code_block(c, &lang))
+            .unwrap_or_default();
+        let body = cx.markdown(block.body.clone());
+        cx.template(
+            "formula",
+            context,
+            vec![Slot::new("body", body), Slot::new("code", code)],
+            block.opener.clone(),
+        )
+    }
+
+    fn degrade(&self, block: &Block, cx: &mut Cx) -> String {
+        let raw = super::options::raw_options(&cx.source, block).unwrap_or_default();
+        let get = |k: &str| {
+            raw.value
+                .get(k)
+                .and_then(|v| v.as_str())
+                .map(str::to_string)
+        };
+        let mut out = format!("**{}**\n\n", block.argument);
+        if let Some(tex) = get("tex") {
+            out.push_str(&format!("$$\n{tex}\n$$\n\n"));
+        }
+        out.push_str(cx.markdown(block.body.clone()).trim());
+        out.push_str("\n\n");
+        if let Some(code) = get("code") {
+            out.push_str(&code_block(
+                &code,
+                &get("lang").unwrap_or_else(|| "python".into()),
+            ));
+            out.push_str("\n\n");
+        }
+        if let Some(d) = get("does-not-say") {
+            out.push_str(&format!("*Does not say:* {d}\n"));
+        }
+        out
+    }
+}
+
+/// A fenced code block that mdBook highlights; the fence is longer than any backtick
+/// run in the code.
+fn code_block(code: &str, lang: &str) -> String {
+    let longest = code.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    let lang: String = lang
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '+')
+        .collect();
+    format!("{fence}{lang}\n{}\n{fence}", code.trim_end_matches('\n'))
+}

@@ -1,0 +1,49 @@
+//! `{math}`: a display equation, numbered per chapter when it has a `:label:`, which
+//! the `{eq}` role references from any chapter.
+
+use serde::Deserialize;
+
+use super::{Block, Cx, Directive};
+use crate::diagnostic::Diagnostic;
+
+/// The `math` directive.
+pub struct MathBlock;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Options {
+    #[serde(default)]
+    label: Option<String>,
+}
+
+impl Directive for MathBlock {
+    fn name(&self) -> &'static str {
+        "math"
+    }
+
+    fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
+        let options: Options = cx.options(block)?;
+        let tex = cx.source[block.body.clone()].to_string();
+        if tex.trim().is_empty() {
+            return Err(cx
+                .error(block.opener.clone(), "empty `math` block")
+                .with_hint("put the TeX of the equation between the opening and closing lines"));
+        }
+        let math = cx.option_math(&tex, true, block.body.clone());
+        let mut context = tera::Context::new();
+        context.insert("math_html", &math);
+        match &options.label {
+            Some(label) => {
+                context.insert("id", label);
+                let number = cx.book.labels.get(label).map(|l| l.number.clone());
+                context.insert("number", &number);
+            }
+            None => context.insert("id", &cx.fresh_id("eq")),
+        }
+        cx.template("math", context, Vec::new(), block.opener.clone())
+    }
+
+    fn degrade(&self, block: &Block, cx: &mut Cx) -> String {
+        format!("$$\n{}\n$$", cx.source[block.body.clone()].trim_end())
+    }
+}

@@ -1,0 +1,267 @@
+//! Directive options → typed structs, with errors pointing at the offending key.
+//!
+//! Both option syntaxes become one JSON object first (`:key: value` lines: plain
+//! strings, except numbers, booleans and `[...]`/`{...}` flow values; a YAML block:
+//! parsed with serde-saphyr), then each directive deserializes its own options struct
+//! (serde, `deny_unknown_fields`) from it.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use super::block::{Block, OptionsSyntax};
+use crate::frontmatter::offset_of;
+
+/// Options as a JSON object plus where each key is written.
+#[derive(Debug, Clone, Default)]
+pub struct RawOptions {
+    /// The object.
+    pub value: Map<String, Value>,
+    /// Byte span of each key in the chapter source.
+    pub key_spans: BTreeMap<String, Range<usize>>,
+}
+
+/// An options problem at a byte offset range of the chapter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OptionError {
+    /// Where.
+    pub span: Range<usize>,
+    /// What.
+    pub message: String,
+    /// What to do.
+    pub hint: String,
+}
+
+/// Collects the options of `block` into a JSON object.
+pub fn raw_options(source: &str, block: &Block) -> Result<RawOptions, OptionError> {
+    let mut out = RawOptions::default();
+    match &block.options {
+        OptionsSyntax::None => {}
+        OptionsSyntax::Fields(fields) => {
+            for f in fields {
+                if out.value.contains_key(&f.key) {
+                    return Err(OptionError {
+                        span: f.key_span.clone(),
+                        message: format!("option `{}` is given twice", f.key),
+                        hint: "keep one of the two lines".into(),
+                    });
+                }
+                let v = field_value(&f.value).map_err(|message| OptionError {
+                    span: f.value_span.clone(),
+                    message,
+                    hint: "a value starting with `[` or `{` is read as a YAML list or map; quote it to keep it as text".into(),
+                })?;
+                out.value.insert(f.key.clone(), v);
+                out.key_spans.insert(f.key.clone(), f.key_span.clone());
+            }
+        }
+        OptionsSyntax::Yaml(range) => {
+            let yaml = &source[range.clone()];
+            if !yaml.trim().is_empty() {
+                let parsed: Value = serde_saphyr::from_str(yaml).map_err(|err| {
+                    let at = err
+                        .location()
+                        .map(|l| offset_of(yaml, l.line() as usize, l.column() as usize))
+                        .unwrap_or(0);
+                    OptionError {
+                        span: range.start + at..range.start + at + 1,
+                        message: format!(
+                            "invalid YAML in the options: {}",
+                            err.to_string().lines().next().unwrap_or("").trim()
+                        ),
+                        hint: "options between `---` lines are YAML: `key: value`, lists as `- item` or `[a, b]`; quote values that contain `: ` or start with `*`, `&`, `{`".into(),
+                    }
+                })?;
+                match parsed {
+                    Value::Object(map) => {
+                        for key in map.keys() {
+                            out.key_spans
+                                .insert(key.clone(), yaml_key_span(yaml, range.start, key));
+                        }
+                        out.value = map;
+                    }
+                    Value::Null => {}
+                    _ => {
+                        return Err(OptionError {
+                            span: range.clone(),
+                            message:
+                                "the options block must be a YAML mapping (`key: value` lines)"
+                                    .into(),
+                            hint: "write one `key: value` per line between the `---` lines".into(),
+                        })
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn field_value(text: &str) -> Result<Value, String> {
+    let t = text.trim();
+    if t.starts_with('[') || t.starts_with('{') {
+        return serde_saphyr::from_str::<Value>(t).map_err(|e| {
+            format!(
+                "invalid list or map: {}",
+                e.to_string().lines().next().unwrap_or("")
+            )
+        });
+    }
+    if t == "true" || t == "false" {
+        return Ok(Value::Bool(t == "true"));
+    }
+    if let Ok(i) = t.parse::<i64>() {
+        return Ok(Value::from(i));
+    }
+    if let Ok(f) = t.parse::<f64>() {
+        if f.is_finite() {
+            return Ok(Value::from(f));
+        }
+    }
+    Ok(Value::String(t.to_string()))
+}
+
+fn yaml_key_span(yaml: &str, base: usize, key: &str) -> Range<usize> {
+    let mut offset = 0;
+    for line in yaml.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with(key) && trimmed[key.len()..].trim_start().starts_with(':') {
+            let start = base + offset + (line.len() - trimmed.len());
+            return start..start + key.len();
+        }
+        offset += line.len();
+    }
+    base..base
+}
+
+/// Deserializes typed options; errors name the key and point at it.
+pub fn typed<T: DeserializeOwned>(raw: &RawOptions, block: &Block) -> Result<T, OptionError> {
+    let value = Value::Object(raw.value.clone());
+    serde_path_to_error::deserialize(value).map_err(|err| {
+        let path = err.path().to_string();
+        let key = path.split(['.', '[']).next().unwrap_or("").to_string();
+        let inner = err.inner().to_string();
+        let unknown = inner
+            .strip_prefix("unknown field `")
+            .and_then(|r| r.split('`').next())
+            .map(str::to_string);
+        let span = unknown
+            .as_deref()
+            .and_then(|k| raw.key_spans.get(k))
+            .or_else(|| raw.key_spans.get(&key))
+            .cloned()
+            .unwrap_or_else(|| block.name_span.clone());
+        let (message, hint) = if let Some(k) = unknown {
+            let valid = inner.split("expected ").nth(1).unwrap_or("").to_string();
+            let suggestion = did_you_mean(&k, &valid);
+            (
+                format!("unknown option `{k}` for directive `{}`", block.name),
+                format!("valid options: {valid}{suggestion}"),
+            )
+        } else if inner.starts_with("missing field") {
+            let field = inner.split('`').nth(1).unwrap_or("?");
+            (
+                format!("directive `{}` needs the option `{field}`", block.name),
+                format!("add a line `:{field}: ...` after the opening line"),
+            )
+        } else if path == "." || path.is_empty() {
+            (
+                format!("invalid options for `{}`: {inner}", block.name),
+                "see the author guide for this directive's options".into(),
+            )
+        } else {
+            (
+                format!("option `{path}`: {inner}"),
+                "see the author guide for this directive's options".into(),
+            )
+        };
+        OptionError {
+            span,
+            message,
+            hint,
+        }
+    })
+}
+
+/// ", did you mean `x`?" when a candidate in a serde "one of `a`, `b`" list is close.
+pub fn did_you_mean(word: &str, candidates: &str) -> String {
+    let best = candidates
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|c| (strsim::jaro_winkler(word, c), c))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    match best {
+        Some((_, c)) => format!("; did you mean `{c}`?"),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::directive::block::find_blocks;
+    use serde::Deserialize;
+
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields, rename_all = "kebab-case")]
+    struct Opts {
+        source: String,
+        #[serde(default)]
+        level: Option<u8>,
+        #[serde(default)]
+        scores: Vec<f64>,
+    }
+
+    fn parse(src: &str) -> Result<Opts, OptionError> {
+        let (blocks, _) = find_blocks(src, 0..src.len());
+        let raw = raw_options(src, &blocks[0])?;
+        typed(&raw, &blocks[0])
+    }
+
+    #[test]
+    fn fields_and_yaml() {
+        let o =
+            parse(":::{x}\n:source: A, *B*\n:level: 2\n:scores: [1, 2.5]\nbody\n:::\n").unwrap();
+        assert_eq!(o.source, "A, *B*");
+        assert_eq!(o.level, Some(2));
+        assert_eq!(o.scores, vec![1.0, 2.5]);
+        let o = parse(":::{x}\n---\nsource: hi\nscores: [3]\n---\n:::\n").unwrap();
+        assert_eq!(o.source, "hi");
+    }
+
+    #[test]
+    fn unknown_option_points_at_key_with_suggestion() {
+        let src = ":::{x}\n:sorce: A\n:::\n";
+        let err = parse(src).unwrap_err();
+        assert_eq!(&src[err.span.clone()], "sorce");
+        assert!(err.message.contains("unknown option `sorce`"));
+        assert!(err.hint.contains("did you mean `source`?"), "{}", err.hint);
+    }
+
+    #[test]
+    fn wrong_type_and_missing() {
+        let src = ":::{x}\n:source: A\n:level: high\n:::\n";
+        let err = parse(src).unwrap_err();
+        assert_eq!(&src[err.span.clone()], "level");
+        assert!(err.message.contains("option `level`"), "{}", err.message);
+        let err = parse(":::{x}\n:::\n").unwrap_err();
+        assert!(
+            err.message.contains("needs the option `source`"),
+            "{}",
+            err.message
+        );
+    }
+
+    #[test]
+    fn bad_yaml_is_located() {
+        let src = ":::{x}\n---\nsource: [unclosed\n---\n:::\n";
+        let err = parse(src).unwrap_err();
+        assert!(err.message.starts_with("invalid YAML"), "{}", err.message);
+        let (line, _) = crate::diagnostic::line_col(src, err.span.start);
+        assert!(line >= 3, "line {line}");
+    }
+}

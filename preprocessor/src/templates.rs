@@ -1,0 +1,140 @@
+//! HTML templates (tera), one per directive, overridable by the book author.
+//!
+//! The defaults live in `preprocessor/templates/<name>.html` and are embedded in the
+//! binary. A book overrides one by putting a file of the same name in
+//! `<book root>/mathcourse-templates/`. Templates are autoescaped: author text can only
+//! reach the page through a variable, and is escaped unless the directive passes
+//! pre-rendered safe HTML (the `*_html` variables).
+//!
+//! Markdown that mdBook must still render (a directive's body, a code block) is passed
+//! as a *slot*: the template writes `{{ body }}` on a line of its own, and the output is
+//! assembled as HTML, a blank line, the Markdown, a blank line, HTML. The HTML parts have
+//! their empty lines removed so that Markdown sees each of them as one raw HTML block:
+//! every HTML part must therefore start with a block-level tag (`<div>`, `<aside>`,
+//! `<figure>`, `<details>`, `<p>`, a closing tag, ...).
+
+use std::path::Path;
+
+use tera::{Context, Tera};
+
+/// Directory (relative to the book root) where an author's templates override ours.
+pub const OVERRIDE_DIR: &str = "mathcourse-templates";
+
+/// The built-in templates: name, text.
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("callout.html", include_str!("../templates/callout.html")),
+    ("claim.html", include_str!("../templates/claim.html")),
+    ("formula.html", include_str!("../templates/formula.html")),
+    ("math.html", include_str!("../templates/math.html")),
+    ("practice.html", include_str!("../templates/practice.html")),
+    ("solution.html", include_str!("../templates/solution.html")),
+];
+
+/// Markdown to place at `{{ name }}` in a template.
+#[derive(Debug, Clone)]
+pub struct Slot {
+    /// Variable name in the template.
+    pub name: &'static str,
+    /// Markdown (already processed by mathcourse).
+    pub markdown: String,
+}
+
+impl Slot {
+    /// A slot.
+    pub fn new(name: &'static str, markdown: String) -> Slot {
+        Slot { name, markdown }
+    }
+}
+
+/// The loaded templates of a book.
+#[derive(Debug)]
+pub struct Templates {
+    tera: Tera,
+    /// Names overridden by the book (for messages).
+    pub overridden: Vec<String>,
+}
+
+const MARK: char = '\u{1}';
+
+impl Templates {
+    /// Built-in templates, then the book's overrides from `<root>/mathcourse-templates/`.
+    pub fn load(book_root: &Path) -> anyhow::Result<Templates> {
+        let mut tera = Tera::default();
+        tera.autoescape_on(vec![".html"]);
+        for (name, text) in BUILTIN {
+            tera.add_raw_template(name, text)
+                .map_err(|e| anyhow::anyhow!("built-in template {name}: {e}"))?;
+        }
+        let mut overridden = Vec::new();
+        let dir = book_root.join(OVERRIDE_DIR);
+        if let Ok(entries) = std::fs::read_dir(&dir) {
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().to_string();
+                if !BUILTIN.iter().any(|(n, _)| *n == name) {
+                    anyhow::bail!(
+                        "{}/{name}: no directive uses a template of this name; the templates are: {}",
+                        OVERRIDE_DIR,
+                        BUILTIN.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+                    );
+                }
+                let text = std::fs::read_to_string(entry.path())?;
+                tera.add_raw_template(&name, &text)
+                    .map_err(|e| anyhow::anyhow!("{}/{name}: {}", OVERRIDE_DIR, error_text(&e)))?;
+                overridden.push(name);
+            }
+        }
+        Ok(Templates { tera, overridden })
+    }
+
+    /// Renders `name` (without `.html`) and assembles HTML and Markdown slots.
+    pub fn render(
+        &self,
+        name: &str,
+        mut context: Context,
+        slots: Vec<Slot>,
+    ) -> Result<String, String> {
+        for slot in &slots {
+            context.insert(slot.name, &format!("{MARK}{}{MARK}", slot.name));
+        }
+        let text = self
+            .tera
+            .render(&format!("{name}.html"), &context)
+            .map_err(|e| error_text(&e))?;
+        let mut out = String::from("\n");
+        for (i, part) in text.split(MARK).enumerate() {
+            if i % 2 == 0 {
+                let html: Vec<&str> = part.lines().filter(|l| !l.trim().is_empty()).collect();
+                if !html.is_empty() {
+                    if !out.ends_with('\n') {
+                        out.push('\n');
+                    }
+                    out.push_str(&html.join("\n"));
+                    out.push('\n');
+                }
+            } else {
+                let md = slots
+                    .iter()
+                    .find(|s| s.name == part)
+                    .map(|s| s.markdown.trim_matches('\n'))
+                    .unwrap_or("");
+                if !md.trim().is_empty() {
+                    out.push('\n');
+                    out.push_str(md);
+                    out.push_str("\n\n");
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn error_text(e: &tera::Error) -> String {
+    let mut msg = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        msg.push_str(": ");
+        msg.push_str(&s.to_string());
+        source = s.source();
+    }
+    msg
+}
