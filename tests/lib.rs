@@ -4,6 +4,8 @@
 //! with a reviewed snapshot (`SNAPSHOTS=overwrite cargo test` refreshes them; review the
 //! diff before committing).
 
+pub mod browser_support;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 

@@ -101,6 +101,11 @@ pub fn head_html(path_to_root: &str, link_katex_css: bool) -> String {
     out.push_str(&format!(
         "<link rel=\"stylesheet\" href=\"{dir}/mathcourse.css\">\n"
     ));
+    // Widgets: their styles, and the loader that makes them live (a classic deferred
+    // script; it loads `widgets/` next to itself only when a widget scrolls into view).
+    out.push_str(&format!(
+        "<link rel=\"stylesheet\" href=\"{dir}/widgets.css\">\n<script src=\"{dir}/mathcourse.js\" defer></script>\n"
+    ));
     out
 }
 
@@ -117,6 +122,36 @@ mod tests {
         }
         assert!(!css.contains("http"), "no remote URL in KaTeX CSS");
         assert!(get("mathcourse.css").is_some());
+    }
+
+    #[test]
+    fn widget_loader_styles_and_bundle_are_embedded() {
+        for file in [
+            "mathcourse.js",
+            "widgets.css",
+            "widgets/mathcourse_widgets.js",
+        ] {
+            let text =
+                std::str::from_utf8(get(file).unwrap_or_else(|| panic!("missing {file}"))).unwrap();
+            assert!(
+                !text.contains("http://") && !text.contains("https://"),
+                "remote URL in {file}"
+            );
+        }
+        let wasm = get("widgets/mathcourse_widgets_bg.wasm").expect("wasm bundle embedded");
+        assert_eq!(&wasm[..4], b"\0asm", "a wasm module");
+        // The loader imports exactly these two files, relative to itself.
+        let loader = std::str::from_utf8(get("mathcourse.js").unwrap()).unwrap();
+        assert!(
+            loader.contains("\"mathcourse_widgets.js\"")
+                && loader.contains("\"mathcourse_widgets_bg.wasm\"")
+        );
+        assert!(!loader.contains("eval(") && !loader.contains("new Function"));
+        let head = head_html("../", true);
+        assert!(
+            head.contains("widgets.css\">") && head.contains("mathcourse.js\" defer></script>"),
+            "{head}"
+        );
     }
 
     #[test]

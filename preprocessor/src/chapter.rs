@@ -71,15 +71,18 @@ pub fn render_chapter(
     let body_start = block.as_ref().map_or(0, |b| b.body_start);
 
     let mut chapter_options = None;
+    let mut front = frontmatter::FrontMatter::default();
     if let Some(block) = &block {
         match frontmatter::parse(&source, block) {
-            Ok(fm) if !fm.macros.is_empty() => {
-                let mut options = book.options.clone();
-                options.macros.extend(fm.macros);
-                let fingerprint = options.fingerprint();
-                chapter_options = Some((options, fingerprint));
+            Ok(fm) => {
+                if !fm.macros.is_empty() {
+                    let mut options = book.options.clone();
+                    options.macros.extend(fm.macros.clone());
+                    let fingerprint = options.fingerprint();
+                    chapter_options = Some((options, fingerprint));
+                }
+                front = fm;
             }
-            Ok(_) => {}
             Err(err) => diagnostics.push(
                 Diagnostic::error(
                     display_path,
@@ -114,6 +117,7 @@ pub fn render_chapter(
         html,
         next_id: 0,
     };
+    let header = crate::header::render(&front, block.as_ref(), &mut cx);
     let body = cx.markdown(body_start..source.len());
     let Cx {
         pack,
@@ -134,10 +138,14 @@ pub fn render_chapter(
         let mut content =
             crate::assets::head_html(&crate::assets::path_to_root(path), book.link_katex_css);
         content.push('\n');
+        if !header.is_empty() {
+            content.push_str(&header);
+            content.push('\n');
+        }
         content.push_str(&body);
         content
     } else {
-        body
+        header + &body
     };
     ChapterOutput {
         content,

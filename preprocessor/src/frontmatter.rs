@@ -15,6 +15,127 @@ pub struct FrontMatter {
     /// Chapter macros, added to (and overriding) the book-wide ones.
     #[serde(default)]
     pub macros: BTreeMap<String, String>,
+    /// Module number, shown above the title ("Module 6").
+    #[serde(default)]
+    pub module: Option<u32>,
+    /// Suggested week ("suggested week 6").
+    #[serde(default)]
+    pub week: Option<u32>,
+    /// The page title; when present the chapter gets a header (see [`crate::header`])
+    /// and the body should not start with its own `# Title`.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// One line under the title (inline Markdown).
+    #[serde(default)]
+    pub subtitle: Option<String>,
+    /// Time the chapter takes, as text ("about 3 focused hours").
+    #[serde(default)]
+    pub time: Option<String>,
+    /// Modules (or other things) this chapter builds on.
+    #[serde(default)]
+    pub prerequisites: Vec<Prerequisite>,
+    /// Whether the prerequisites are advisory (the default) or required.
+    #[serde(default)]
+    pub prerequisites_advisory: Option<bool>,
+    /// "What you will be able to do": one inline-Markdown string each.
+    #[serde(default)]
+    pub objectives: Vec<String>,
+}
+
+impl FrontMatter {
+    /// True when the prerequisites are advisory (the default).
+    pub fn advisory(&self) -> bool {
+        self.prerequisites_advisory.unwrap_or(true)
+    }
+
+    /// Header keys set without a `title` (they are shown only with one).
+    pub fn header_keys_without_title(&self) -> Vec<&'static str> {
+        if self.title.is_some() {
+            return Vec::new();
+        }
+        let mut keys = Vec::new();
+        if self.module.is_some() {
+            keys.push("module");
+        }
+        if self.week.is_some() {
+            keys.push("week");
+        }
+        if self.subtitle.is_some() {
+            keys.push("subtitle");
+        }
+        if self.time.is_some() {
+            keys.push("time");
+        }
+        if !self.prerequisites.is_empty() {
+            keys.push("prerequisites");
+        }
+        if !self.objectives.is_empty() {
+            keys.push("objectives");
+        }
+        keys
+    }
+}
+
+/// One prerequisite: a module (`1`, or `{module: 1, title: Vectors}`) or free text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Prerequisite {
+    /// A module of the course.
+    Module {
+        /// Its number.
+        module: u32,
+        /// Its title, if given.
+        title: Option<String>,
+    },
+    /// Anything else ("high-school algebra").
+    Text(String),
+}
+
+impl<'de> Deserialize<'de> for Prerequisite {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(PrerequisiteVisitor)
+    }
+}
+
+struct PrerequisiteVisitor;
+
+impl<'de> serde::de::Visitor<'de> for PrerequisiteVisitor {
+    type Value = Prerequisite;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a module number, `{module: 3, title: ...}` or a text")
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Prerequisite, E> {
+        let module = u32::try_from(v).map_err(|_| E::custom("module number too large"))?;
+        Ok(Prerequisite::Module {
+            module,
+            title: None,
+        })
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Prerequisite, E> {
+        let v = u64::try_from(v).map_err(|_| E::custom("a module number is not negative"))?;
+        self.visit_u64(v)
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Prerequisite, E> {
+        Ok(Prerequisite::Text(v.to_string()))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Prerequisite, A::Error> {
+        const FIELDS: &[&str] = &["module", "title"];
+        let mut module = None;
+        let mut title = None;
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "module" => module = Some(map.next_value::<u32>()?),
+                "title" => title = Some(map.next_value::<String>()?),
+                other => return Err(serde::de::Error::unknown_field(other, FIELDS)),
+            }
+        }
+        let module = module.ok_or_else(|| serde::de::Error::missing_field("module"))?;
+        Ok(Prerequisite::Module { module, title })
+    }
 }
 
 /// Where the front matter sits in a chapter.
@@ -118,6 +239,47 @@ mod tests {
     fn no_front_matter() {
         assert_eq!(locate("# Title\n---\n"), None);
         assert_eq!(locate("---\nnever closed\n"), None);
+    }
+
+    #[test]
+    fn chapter_header_keys() {
+        let src = "---\nmodule: 6\nweek: 6\ntitle: Attention\nsubtitle: Weighted averages\ntime: about 3 focused hours\nprerequisites:\n  - 1\n  - {module: 4, title: Probability}\n  - high-school algebra\nprerequisites-advisory: false\nobjectives:\n  - compute $QK^\\top$\n---\nbody";
+        let fm = parse(src, &locate(src).unwrap()).unwrap();
+        assert_eq!(fm.module, Some(6));
+        assert_eq!(fm.title.as_deref(), Some("Attention"));
+        assert_eq!(
+            fm.prerequisites,
+            vec![
+                Prerequisite::Module {
+                    module: 1,
+                    title: None
+                },
+                Prerequisite::Module {
+                    module: 4,
+                    title: Some("Probability".into())
+                },
+                Prerequisite::Text("high-school algebra".into()),
+            ]
+        );
+        assert!(!fm.advisory());
+        assert_eq!(fm.objectives, vec!["compute $QK^\\top$"]);
+        assert!(fm.header_keys_without_title().is_empty());
+        let fm = parse(
+            "---\nweek: 2\n---\n",
+            &locate("---\nweek: 2\n---\n").unwrap(),
+        )
+        .unwrap();
+        assert!(fm.advisory());
+        assert_eq!(fm.header_keys_without_title(), vec!["week"]);
+    }
+
+    #[test]
+    fn bad_prerequisite_is_located() {
+        let src = "---\ntitle: T\nprerequisites:\n  - {modul: 4}\n---\nbody";
+        let err = parse(src, &locate(src).unwrap()).unwrap_err();
+        assert!(err.message.contains("modul"), "{err:?}");
+        let (line, _) = crate::diagnostic::line_col(src, err.offset);
+        assert_eq!(line, 4, "{err:?}");
     }
 
     #[test]

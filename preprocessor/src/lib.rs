@@ -12,10 +12,12 @@ pub mod config;
 pub mod diagnostic;
 pub mod directive;
 pub mod frontmatter;
+pub mod header;
 pub mod html;
 pub mod inline;
 pub mod math;
 pub mod scan;
+pub mod symbol;
 pub mod templates;
 
 use std::collections::BTreeMap;

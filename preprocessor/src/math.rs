@@ -15,7 +15,7 @@ use katex::{KatexContext, OutputFormat, Settings};
 use crate::config::{Config, Output};
 
 /// Engine name and version; part of every cache key.
-pub const ENGINE: &str = "katex-rs 0.3.0 (KaTeX 0.18.5)";
+pub const ENGINE: &str = "katex-rs 0.3.0 (KaTeX 0.18.5), attributes sorted";
 
 /// The KaTeX version whose CSS and fonts ship with the book (must match [`ENGINE`]).
 pub const KATEX_VERSION: &str = "0.18.5";
@@ -95,7 +95,98 @@ thread_local! {
 /// Renders `tex` to KaTeX HTML (+ MathML), escaped for Markdown (see [`markdown_safe`]).
 pub fn render(tex: &str, display: bool, options: &MathOptions) -> Result<String, MathError> {
     let raw = render_raw(tex, display, options)?;
-    Ok(markdown_safe(&raw))
+    Ok(markdown_safe(&sort_attributes(&raw)))
+}
+
+/// Rewrites every start tag with its attributes sorted by name. katex-rs keeps some
+/// attributes (SVG, MathML) in hash maps, so their order changes from run to run;
+/// sorting makes the rendered book byte-for-byte reproducible.
+pub fn sort_attributes(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(lt) = rest.find('<') {
+        out.push_str(&rest[..lt]);
+        let tag = &rest[lt..];
+        let Some(end) = tag_end(tag) else {
+            out.push_str(tag);
+            return out;
+        };
+        let inner = &tag[1..end];
+        if inner.starts_with(['/', '!', '?']) || !inner.contains(char::is_whitespace) {
+            out.push_str(&tag[..=end]);
+        } else {
+            out.push('<');
+            out.push_str(&canonical_tag(inner));
+            out.push('>');
+        }
+        rest = &tag[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Index of the `>` closing a tag that starts at `tag[0] == '<'`, skipping quoted values.
+fn tag_end(tag: &str) -> Option<usize> {
+    let mut quote = None;
+    for (i, c) in tag.char_indices().skip(1) {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '>') => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn canonical_tag(inner: &str) -> String {
+    let (body, self_closing) = match inner.strip_suffix('/') {
+        Some(b) => (b, true),
+        None => (inner, false),
+    };
+    let name_end = body.find(char::is_whitespace).unwrap_or(body.len());
+    let name = &body[..name_end];
+    let mut attrs: Vec<&str> = Vec::new();
+    let bytes = body.as_bytes();
+    let mut i = name_end;
+    while i < bytes.len() {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i >= bytes.len() {
+            break;
+        }
+        let start = i;
+        while i < bytes.len() && !bytes[i].is_ascii_whitespace() && bytes[i] != b'=' {
+            i += 1;
+        }
+        if i < bytes.len() && bytes[i] == b'=' {
+            i += 1;
+            if i < bytes.len() && (bytes[i] == b'"' || bytes[i] == b'\'') {
+                let q = bytes[i];
+                i += 1;
+                while i < bytes.len() && bytes[i] != q {
+                    i += 1;
+                }
+                i += 1;
+            } else {
+                while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
+                    i += 1;
+                }
+            }
+        }
+        attrs.push(&body[start..i.min(body.len())]);
+    }
+    attrs.sort_by_key(|a| a.split('=').next().unwrap_or("").to_string());
+    let mut out = String::from(name);
+    for a in attrs {
+        out.push(' ');
+        out.push_str(a);
+    }
+    if self_closing {
+        out.push('/');
+    }
+    out
 }
 
 /// Renders `tex` exactly as KaTeX would (no Markdown escaping); used by the differential test.
@@ -289,6 +380,21 @@ mod tests {
         options.macros.insert("\\R".into(), "\\mathbb{R}".into());
         let html = render_raw("\\R^n", false, &options).unwrap();
         assert!(html.contains("mathbb"), "{html}");
+    }
+
+    #[test]
+    fn attributes_are_sorted_and_render_is_reproducible() {
+        assert_eq!(
+            sort_attributes(
+                "<svg width='1' xmlns=\"x\" height=\"2\"><path d='M0 0>1'/></svg><br/>"
+            ),
+            "<svg height=\"2\" width='1' xmlns=\"x\"><path d='M0 0>1'/></svg><br/>"
+        );
+        let tex = "\\sqrt{\\frac{a}{b}} + \\begin{pmatrix}1\\\\2\\end{pmatrix} + \\bigl(x\\bigr)";
+        let first = render(tex, true, &MathOptions::default()).unwrap();
+        for _ in 0..20 {
+            assert_eq!(render(tex, true, &MathOptions::default()).unwrap(), first);
+        }
     }
 
     #[test]

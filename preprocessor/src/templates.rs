@@ -23,11 +23,37 @@ pub const OVERRIDE_DIR: &str = "mathcourse-templates";
 /// The built-in templates: name, text.
 pub const BUILTIN: &[(&str, &str)] = &[
     ("callout.html", include_str!("../templates/callout.html")),
+    ("check.html", include_str!("../templates/check.html")),
+    (
+        "chapter-header.html",
+        include_str!("../templates/chapter-header.html"),
+    ),
     ("claim.html", include_str!("../templates/claim.html")),
+    ("demo.html", include_str!("../templates/demo.html")),
     ("formula.html", include_str!("../templates/formula.html")),
     ("math.html", include_str!("../templates/math.html")),
     ("practice.html", include_str!("../templates/practice.html")),
     ("solution.html", include_str!("../templates/solution.html")),
+    ("symbols.html", include_str!("../templates/symbols.html")),
+    (
+        "symbol-table.html",
+        include_str!("../templates/symbol-table.html"),
+    ),
+    ("steps.html", include_str!("../templates/steps.html")),
+    (
+        "connection.html",
+        include_str!("../templates/connection.html"),
+    ),
+    ("watch.html", include_str!("../templates/watch.html")),
+    (
+        "takeaways.html",
+        include_str!("../templates/takeaways.html"),
+    ),
+    (
+        "further-reading.html",
+        include_str!("../templates/further-reading.html"),
+    ),
+    ("widget.html", include_str!("../templates/widget.html")),
 ];
 
 /// Markdown to place at `{{ name }}` in a template.

@@ -1,7 +1,14 @@
 //! Integration test suite (one binary, mdBook style): fixture books under
 //! `testsuite/<feature>/<case>/`, driven by the modules below.
 
+mod blocks;
+mod browser;
 mod cache;
+mod check;
 mod config;
+mod directives;
+mod header;
 mod katex_diff;
 mod math;
+mod safety;
+mod widgets;

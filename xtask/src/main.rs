@@ -5,9 +5,15 @@
 //! - `cargo xtask test`: install what the tests need (npm packages) and run the whole
 //!   test suite, including a build of the course book with the real `mdbook` CLI.
 //! - `cargo xtask bench`: measure and write BENCHMARKS.md.
+//! - `cargo xtask bench-widgets`: the widget bundle's size and speed in Chromium, as the
+//!   "## Widgets" section of BENCHMARKS.md (see [`bench_widgets`]).
+//! - `cargo xtask wasm [--check]`: build the widget bundle into `theme/widgets/` (see
+//!   [`wasm`]); `--check` fails when the committed bundle is stale.
 
 mod bench;
+mod bench_widgets;
 mod util;
+mod wasm;
 
 use anyhow::{bail, Result};
 
@@ -19,13 +25,17 @@ fn main() -> Result<()> {
         Some("book") => book(args.iter().any(|a| a == "--serve")),
         Some("test") => test(),
         Some("bench") => bench::run(&args[1..]),
+        Some("wasm") => wasm::run(&args[1..]),
+        Some("bench-widgets") => bench_widgets::write(),
         _ => {
             eprintln!(
                 "usage: cargo xtask <command>\n\n\
                  commands:\n  \
                  book [--serve]  install mdbook + mdbook-mathcourse, build the course book (book/book/index.html)\n  \
                  test            run the whole test suite\n  \
-                 bench           run the benchmarks and write BENCHMARKS.md"
+                 bench           run the benchmarks and write BENCHMARKS.md\n  \
+                 bench-widgets   measure the widget bundle (size, events in Chromium) into BENCHMARKS.md\n  \
+                 wasm [--check]  build the widget bundle into theme/widgets/ (--check: fail if the committed one is stale)"
             );
             bail!("unknown or missing command");
         }
@@ -64,6 +74,8 @@ fn test() -> Result<()> {
     let root = repo_root();
     ensure_npm_packages()?;
     ensure_mdbook()?;
+    // The committed widget bundle must be what the sources build.
+    wasm::check()?;
     run_in(&root, "cargo", &["test", "--workspace", "--locked"])?;
     // The course book must build with the real CLI and our freshly built binary, with
     // zero warnings.

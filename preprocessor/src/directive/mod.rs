@@ -10,10 +10,22 @@ pub mod options;
 pub mod registry;
 
 mod callout;
+mod check;
 mod claim;
+mod connection;
+mod demo;
 mod formula;
+mod lists;
 mod math_block;
 mod practice;
+mod steps;
+mod symbol_table;
+mod symbols;
+#[cfg(test)]
+mod testkit;
+mod watch;
+mod widget;
+mod widget_reference;
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -120,6 +132,27 @@ impl<'a> Cx<'a> {
                 .with_label("here")
                 .with_hint(e.hint)
         })
+    }
+
+    /// The options of `block` written as a YAML list of mappings (`- {key: value}`):
+    /// each item typed, with its keys' spans. No options give an empty list.
+    #[allow(clippy::result_large_err)] // the crate-wide `Diagnostic` error type
+    pub fn list_options<T: DeserializeOwned>(
+        &self,
+        block: &Block,
+    ) -> Result<Vec<(T, options::RawItem)>, Diagnostic> {
+        let items = options::raw_list(&self.source, block)
+            .map_err(|e| self.error(e.span, e.message).with_hint(e.hint))?;
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.into_iter().enumerate() {
+            let typed = options::typed_item(&item, i, block).map_err(|e| {
+                self.error(e.span, e.message)
+                    .with_label("here")
+                    .with_hint(e.hint)
+            })?;
+            out.push((typed, item));
+        }
+        Ok(out)
     }
 
     /// Renders `source[region]` (a chapter body or a directive body): nested directives,

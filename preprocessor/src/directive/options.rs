@@ -1,7 +1,7 @@
 //! Directive options → typed structs, with errors pointing at the offending key.
 //!
 //! Both option syntaxes become one JSON object first (`:key: value` lines: plain
-//! strings, except numbers, booleans and `[...]`/`{...}` flow values; a YAML block:
+//! strings, except numbers, booleans and `[...]` lists; a YAML block:
 //! parsed with serde-saphyr), then each directive deserializes its own options struct
 //! (serde, `deny_unknown_fields`) from it.
 
@@ -51,7 +51,7 @@ pub fn raw_options(source: &str, block: &Block) -> Result<RawOptions, OptionErro
                 let v = field_value(&f.value).map_err(|message| OptionError {
                     span: f.value_span.clone(),
                     message,
-                    hint: "a value starting with `[` or `{` is read as a YAML list or map; quote it to keep it as text".into(),
+                    hint: "a value starting with `[` is read as a list, e.g. `[1, 2.5, 3]`; quote it to keep it as text".into(),
                 })?;
                 out.value.insert(f.key.clone(), v);
                 out.key_spans.insert(f.key.clone(), f.key_span.clone());
@@ -60,20 +60,7 @@ pub fn raw_options(source: &str, block: &Block) -> Result<RawOptions, OptionErro
         OptionsSyntax::Yaml(range) => {
             let yaml = &source[range.clone()];
             if !yaml.trim().is_empty() {
-                let parsed: Value = serde_saphyr::from_str(yaml).map_err(|err| {
-                    let at = err
-                        .location()
-                        .map(|l| offset_of(yaml, l.line() as usize, l.column() as usize))
-                        .unwrap_or(0);
-                    OptionError {
-                        span: range.start + at..range.start + at + 1,
-                        message: format!(
-                            "invalid YAML in the options: {}",
-                            err.to_string().lines().next().unwrap_or("").trim()
-                        ),
-                        hint: "options between `---` lines are YAML: `key: value`, lists as `- item` or `[a, b]`; quote values that contain `: ` or start with `*`, `&`, `{`".into(),
-                    }
-                })?;
+                let parsed: Value = parse_yaml(yaml, range.start)?;
                 match parsed {
                     Value::Object(map) => {
                         for key in map.keys() {
@@ -99,15 +86,165 @@ pub fn raw_options(source: &str, block: &Block) -> Result<RawOptions, OptionErro
     Ok(out)
 }
 
+/// Parses the YAML options text found at `base` of the chapter; errors are located.
+/// YAML 1.2 booleans only: `y`, `n`, `yes`, `no`, `on`, `off` stay text (`tex: y` is
+/// the letter y, not `true`).
+fn parse_yaml<T: DeserializeOwned>(yaml: &str, base: usize) -> Result<T, OptionError> {
+    let options = serde_saphyr::options! { strict_booleans: true };
+    serde_saphyr::from_str_with_options(yaml, options).map_err(|err| {
+        let at = err
+            .location()
+            .map(|l| offset_of(yaml, l.line() as usize, l.column() as usize))
+            .unwrap_or(0);
+        OptionError {
+            span: base + at..base + at + 1,
+            message: format!("invalid YAML in the options: {}", yaml_message(&err)),
+            hint: "options between `---` lines are YAML: `key: value`, lists as `- item` or `[a, b]`; quote values that contain `: ` or start with `*`, `&`, `{`".into(),
+        }
+    })
+}
+
+/// One item of options written as a YAML list (`- {key: value}` or an indented
+/// mapping under `- `).
+#[derive(Debug, Clone, Default)]
+pub struct RawItem {
+    /// The item's keys and values, with the span of each key.
+    pub options: RawOptions,
+    /// From the item's first byte (its `{` or first key) to the next item.
+    pub span: Range<usize>,
+}
+
+/// Collects the options of `block` written as a YAML list of mappings between `---`
+/// lines (directives whose options are a list of records, e.g. `symbols`). No options
+/// give an empty list; `:key: value` lines or a YAML mapping are an error.
+pub fn raw_list(source: &str, block: &Block) -> Result<Vec<RawItem>, OptionError> {
+    let list_hint = "write one `- {key: value, ...}` item per line between two `---` lines";
+    let range = match &block.options {
+        OptionsSyntax::None => return Ok(Vec::new()),
+        OptionsSyntax::Fields(fields) => {
+            return Err(OptionError {
+                span: fields[0].key_span.clone(),
+                message: format!(
+                    "the options of `{}` are a YAML list, not `:key: value` lines",
+                    block.name
+                ),
+                hint: list_hint.into(),
+            })
+        }
+        OptionsSyntax::Yaml(range) => range.clone(),
+    };
+    let yaml = &source[range.clone()];
+    if yaml.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let parsed: Value = parse_yaml(yaml, range.start)?;
+    match parsed {
+        Value::Array(_) => {}
+        Value::Null => return Ok(Vec::new()),
+        _ => {
+            return Err(OptionError {
+                span: range.clone(),
+                message: format!(
+                    "the options of `{}` must be a YAML list (`- ...` lines)",
+                    block.name
+                ),
+                hint: list_hint.into(),
+            })
+        }
+    }
+    let spanned: Vec<serde_saphyr::Spanned<Value>> = parse_yaml(yaml, range.start)?;
+    let starts: Vec<usize> = spanned
+        .iter()
+        .map(|item| {
+            let l = &item.referenced;
+            offset_of(yaml, l.line() as usize, l.column() as usize)
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (i, item) in spanned.into_iter().enumerate() {
+        let start = starts[i];
+        let end = starts.get(i + 1).copied().unwrap_or(yaml.len()).max(start);
+        let span = range.start + start..range.start + end;
+        let Value::Object(map) = item.value else {
+            return Err(OptionError {
+                span: span.start..span.start + 1,
+                message: format!(
+                    "item {} of `{}` must be a mapping (`{{key: value, ...}}`)",
+                    i + 1,
+                    block.name
+                ),
+                hint: list_hint.into(),
+            });
+        };
+        let mut options = RawOptions::default();
+        for key in map.keys() {
+            let at = flow_key_offset(&yaml[start..end], key)
+                .map_or(span.start..span.start + 1, |o| {
+                    span.start + o..span.start + o + key.len()
+                });
+            options.key_spans.insert(key.clone(), at);
+        }
+        options.value = map;
+        out.push(RawItem { options, span });
+    }
+    Ok(out)
+}
+
+/// Offset of `key` written as a mapping key (`key:` or `"key":` after a line start,
+/// whitespace, `{` or `,`) in `text`.
+fn flow_key_offset(text: &str, key: &str) -> Option<usize> {
+    let is_boundary = |c: Option<char>| c.is_none_or(|c| c.is_whitespace() || c == '{' || c == ',');
+    let mut from = 0;
+    while let Some(i) = text[from..].find(key) {
+        let at = from + i;
+        let mut before = text[..at].chars();
+        let prev = before.next_back();
+        let mut rest = &text[at + key.len()..];
+        let mut ok = is_boundary(prev);
+        if let Some(q @ ('"' | '\'')) = prev {
+            if let Some(r) = rest.strip_prefix(q) {
+                ok = is_boundary(before.next_back());
+                rest = r;
+            }
+        }
+        if ok && rest.trim_start_matches([' ', '\t']).starts_with(':') {
+            return Some(at);
+        }
+        from = at + key.len().max(1);
+    }
+    None
+}
+
+/// Deserializes item `index` (0-based) of a list read by [`raw_list`]; errors name the
+/// item and point at the key, or at the item.
+pub fn typed_item<T: DeserializeOwned>(
+    item: &RawItem,
+    index: usize,
+    block: &Block,
+) -> Result<T, OptionError> {
+    let fallback = item.span.start..item.span.start + 1;
+    typed_at(&item.options, block, fallback, Some(index))
+}
+
+/// serde-saphyr's message without its "error: line L column C:" prefix (the
+/// diagnostic shows the position).
+fn yaml_message(err: &serde_saphyr::Error) -> String {
+    let text = err.to_string();
+    let first = text.lines().next().unwrap_or("").trim();
+    let first = first.strip_prefix("error:").unwrap_or(first).trim();
+    match first.strip_prefix("line ") {
+        Some(rest) => rest.split_once(": ").map_or(first, |(_, m)| m).to_string(),
+        None => first.to_string(),
+    }
+}
+
 fn field_value(text: &str) -> Result<Value, String> {
     let t = text.trim();
-    if t.starts_with('[') || t.starts_with('{') {
-        return serde_saphyr::from_str::<Value>(t).map_err(|e| {
-            format!(
-                "invalid list or map: {}",
-                e.to_string().lines().next().unwrap_or("")
-            )
-        });
+    // `[1, 2]` is a list; `[a link](url)` or `[unclosed` stays text.
+    if t.starts_with('[') && t.ends_with(']') {
+        if let Ok(v) = serde_saphyr::from_str::<Value>(t) {
+            return Ok(v);
+        }
     }
     if t == "true" || t == "false" {
         return Ok(Value::Bool(t == "true"));
@@ -138,6 +275,17 @@ fn yaml_key_span(yaml: &str, base: usize, key: &str) -> Range<usize> {
 
 /// Deserializes typed options; errors name the key and point at it.
 pub fn typed<T: DeserializeOwned>(raw: &RawOptions, block: &Block) -> Result<T, OptionError> {
+    typed_at(raw, block, block.name_span.clone(), None)
+}
+
+/// [`typed`] for the options (`item == None`) or one list item; `fallback` is where an
+/// error points when no key fits.
+fn typed_at<T: DeserializeOwned>(
+    raw: &RawOptions,
+    block: &Block,
+    fallback: Range<usize>,
+    item: Option<usize>,
+) -> Result<T, OptionError> {
     let value = Value::Object(raw.value.clone());
     serde_path_to_error::deserialize(value).map_err(|err| {
         let path = err.path().to_string();
@@ -152,15 +300,55 @@ pub fn typed<T: DeserializeOwned>(raw: &RawOptions, block: &Block) -> Result<T, 
             .and_then(|k| raw.key_spans.get(k))
             .or_else(|| raw.key_spans.get(&key))
             .cloned()
-            .unwrap_or_else(|| block.name_span.clone());
+            .unwrap_or(fallback);
+        if let Some(n) = item {
+            let what = format!("item {} of `{}`", n + 1, block.name);
+            let (message, hint) = if let Some(k) = unknown {
+                let valid = inner.split("expected ").nth(1).unwrap_or("").to_string();
+                let suggestion = did_you_mean(&k, &valid);
+                (
+                    format!("unknown key `{k}` in {what}"),
+                    format!("valid keys: {valid}{suggestion}"),
+                )
+            } else if inner.starts_with("missing field") {
+                let field = inner.split('`').nth(1).unwrap_or("?");
+                (
+                    format!("{what} needs the key `{field}`"),
+                    format!("add `{field}: ...` to this item"),
+                )
+            } else {
+                (
+                    format!("{what}, key `{path}`: {inner}"),
+                    "see the author guide for this directive's options".into(),
+                )
+            };
+            return OptionError {
+                span,
+                message,
+                hint,
+            };
+        }
+        let top_level = path == "." || path.is_empty();
         let (message, hint) = if let Some(k) = unknown {
             let valid = inner.split("expected ").nth(1).unwrap_or("").to_string();
             let suggestion = did_you_mean(&k, &valid);
-            (
-                format!("unknown option `{k}` for directive `{}`", block.name),
-                format!("valid options: {valid}{suggestion}"),
-            )
-        } else if inner.starts_with("missing field") {
+            let parent = path.strip_suffix(&format!(".{k}")).unwrap_or(&path);
+            if top_level || parent == k {
+                (
+                    format!("unknown option `{k}` for directive `{}`", block.name),
+                    if valid.is_empty() {
+                        format!("`{}` takes no options; remove this line", block.name)
+                    } else {
+                        format!("valid options: {valid}{suggestion}")
+                    },
+                )
+            } else {
+                (
+                    format!("unknown key `{k}` in option `{parent}`"),
+                    format!("valid keys: {valid}{suggestion}"),
+                )
+            }
+        } else if inner.starts_with("missing field") && top_level {
             let field = inner.split('`').nth(1).unwrap_or("?");
             (
                 format!("directive `{}` needs the option `{field}`", block.name),

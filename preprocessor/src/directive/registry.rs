@@ -2,15 +2,27 @@
 //! implementing [`Directive`], add its template to `templates.rs`, and list it here.
 
 use super::callout::{self, Callout};
+use super::check::Check;
 use super::claim::Claim;
+use super::connection::Connection;
+use super::demo::Demo;
 use super::formula::Formula;
+use super::lists::{FurtherReading, Takeaways};
 use super::math_block::MathBlock;
 use super::practice::{Practice, Solution};
+use super::steps::Steps;
+use super::symbol_table::SymbolTable;
+use super::symbols::Symbols;
+use super::watch::Watch;
+use super::widget::Widget;
+use super::widget_reference::WidgetReference;
 use super::Directive;
 
 /// Every directive, by name.
 pub static DIRECTIVES: &[&dyn Directive] = &[
+    &Demo,
     &Claim,
+    &Check,
     &Formula,
     &MathBlock,
     &Practice,
@@ -26,6 +38,15 @@ pub static DIRECTIVES: &[&dyn Directive] = &[
     &Callout(&callout::IMPORTANT),
     &Callout(&callout::WARNING),
     &Callout(&callout::CAUTION),
+    &Symbols,
+    &SymbolTable,
+    &Steps,
+    &Connection,
+    &Watch,
+    &Takeaways,
+    &FurtherReading,
+    &Widget,
+    &WidgetReference,
 ];
 
 /// The directive called `name`.

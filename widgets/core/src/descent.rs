@@ -13,8 +13,21 @@ pub const MAX_STEPS: usize = 1_000_000;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Function1D {
     /// The course's running example f(x) = (x−2)² + 0.5·sin(3x): a bowl with
-    /// ripples, so it has local minima; f'(x) = 2(x−2) + 1.5·cos(3x).
+    /// ripples, f'(x) = 2(x−2) + 1.5·cos(3x). At this amplitude the ripples
+    /// only bend the walls: there is a single minimum, near x ≈ 1.705. (Local
+    /// dips appear once the amplitude exceeds about 0.73; see
+    /// [`Function1D::Rippled`].)
     Course,
+    /// The course function with an adjustable ripple amplitude A:
+    /// f(x) = (x−2)² + A·sin(3x), f'(x) = 2(x−2) + 3A·cos(3x). A = 0.5 is
+    /// [`Function1D::Course`]; for A ≳ 0.73 a second, local minimum appears to
+    /// the right of the global one (near x ≈ 3.3 for A = 1), and for A ≳ 1.3 a
+    /// third one to the left (near x ≈ −0.1 for A = 1.5): dips that trap
+    /// gradient descent.
+    Rippled {
+        /// The ripple amplitude A.
+        amplitude: f64,
+    },
     /// The quadratic f(x) = a x² + b x + c, f'(x) = 2a x + b.
     Quadratic {
         /// Coefficient of x².
@@ -31,6 +44,9 @@ impl Function1D {
     pub fn value(&self, x: f64) -> f64 {
         match *self {
             Function1D::Course => (x - 2.0) * (x - 2.0) + 0.5 * (3.0 * x).sin(),
+            Function1D::Rippled { amplitude } => {
+                (x - 2.0) * (x - 2.0) + amplitude * (3.0 * x).sin()
+            }
             Function1D::Quadratic { a, b, c } => a * x * x + b * x + c,
         }
     }
@@ -39,15 +55,22 @@ impl Function1D {
     pub fn derivative(&self, x: f64) -> f64 {
         match *self {
             Function1D::Course => 2.0 * (x - 2.0) + 1.5 * (3.0 * x).cos(),
+            Function1D::Rippled { amplitude } => {
+                2.0 * (x - 2.0) + 3.0 * amplitude * (3.0 * x).cos()
+            }
             Function1D::Quadratic { a, b, .. } => 2.0 * a * x + b,
         }
     }
 
     fn check(&self) -> Result<()> {
-        if let Function1D::Quadratic { a, b, c } = *self {
-            ensure_finite_scalar(a, "a")?;
-            ensure_finite_scalar(b, "b")?;
-            ensure_finite_scalar(c, "c")?;
+        match *self {
+            Function1D::Course => {}
+            Function1D::Rippled { amplitude } => ensure_finite_scalar(amplitude, "amplitude")?,
+            Function1D::Quadratic { a, b, c } => {
+                ensure_finite_scalar(a, "a")?;
+                ensure_finite_scalar(b, "b")?;
+                ensure_finite_scalar(c, "c")?;
+            }
         }
         Ok(())
     }
@@ -90,6 +113,18 @@ fn check_learning_rate(learning_rate: f64) -> Result<()> {
 /// |x| > 1e6, reporting `diverged`.
 pub fn gd_1d(f: &Function1D, x0: f64, learning_rate: f64, steps: usize) -> Result<Trajectory1D> {
     f.check()?;
+    gd_1d_with(|x| f.derivative(x), x0, learning_rate, steps)
+}
+
+/// [`gd_1d`] for any function given by its derivative (exact or numerical):
+/// x_{t+1} = x_t − η f'(x_t). A NaN or infinite derivative counts as
+/// divergence (the run stops, keeping the finite iterates so far).
+pub fn gd_1d_with(
+    derivative: impl Fn(f64) -> f64,
+    x0: f64,
+    learning_rate: f64,
+    steps: usize,
+) -> Result<Trajectory1D> {
     ensure_finite_scalar(x0, "x0")?;
     check_learning_rate(learning_rate)?;
     check_steps(steps)?;
@@ -98,7 +133,7 @@ pub fn gd_1d(f: &Function1D, x0: f64, learning_rate: f64, steps: usize) -> Resul
     let mut x = x0;
     let mut diverged = false;
     for _ in 0..steps {
-        x -= learning_rate * f.derivative(x);
+        x -= learning_rate * derivative(x);
         if !x.is_finite() {
             diverged = true;
             break;
@@ -272,6 +307,54 @@ mod tests {
     }
 
     #[test]
+    fn rippled_matches_course_and_has_local_dips() {
+        let course = Function1D::Course;
+        let half = Function1D::Rippled { amplitude: 0.5 };
+        for x in [-1.0, 0.3, 1.705, 2.0, 4.2] {
+            assert_eq!(half.value(x), course.value(x));
+            assert_eq!(half.derivative(x), course.derivative(x));
+        }
+        // Exact derivative against a numerical one, for several amplitudes.
+        for amplitude in [0.0, 1.0, 1.5, 2.0] {
+            let f = Function1D::Rippled { amplitude };
+            for x in [-1.0, 0.0, 0.7, 2.0, 3.3, 5.0] {
+                let n = crate::calculus::derivative_default(|t| f.value(t), x).unwrap();
+                assert!(
+                    (n - f.derivative(x)).abs() < 1e-8,
+                    "A = {amplitude}, x = {x}"
+                );
+            }
+        }
+        // Count sign changes of f' from − to + on a fine grid = number of minima.
+        let minima = |amplitude: f64| {
+            let f = Function1D::Rippled { amplitude };
+            (0..8000)
+                .filter(|&i| {
+                    let x = -2.0 + i as f64 * 0.001;
+                    f.derivative(x) < 0.0 && f.derivative(x + 0.001) >= 0.0
+                })
+                .count()
+        };
+        assert_eq!(minima(0.5), 1);
+        assert_eq!(minima(1.0), 2);
+        assert_eq!(minima(1.5), 3);
+        // The single minimum of the course function: f'(1.705) ≈ 0.
+        assert!(course.derivative(1.705).abs() < 0.01);
+        // Descent from x = 5 with a small rate stops in the dip near 3.31 for A = 1.
+        let t = gd_1d(&Function1D::Rippled { amplitude: 1.0 }, 5.0, 0.05, 400).unwrap();
+        assert!((t.xs.last().unwrap() - 3.311).abs() < 0.01);
+        assert!(gd_1d(
+            &Function1D::Rippled {
+                amplitude: f64::NAN
+            },
+            0.0,
+            0.1,
+            1
+        )
+        .is_err());
+    }
+
+    #[test]
     fn learning_rate_too_large_diverges() {
         let x2 = Function1D::Quadratic {
             a: 1.0,
@@ -289,6 +372,28 @@ mod tests {
         assert!(!t.diverged);
         assert_eq!(t.xs.len(), 201);
         assert!(t.xs.last().unwrap().abs() < 1e-12);
+    }
+
+    #[test]
+    fn gd_with_any_derivative_matches_course_function() {
+        let exact = gd_1d(&Function1D::Course, 0.0, 0.1, 5).unwrap();
+        let numerical = gd_1d_with(
+            |x| {
+                crate::calculus::derivative_default(|t| Function1D::Course.value(t), x)
+                    .unwrap_or(f64::NAN)
+            },
+            0.0,
+            0.1,
+            5,
+        )
+        .unwrap();
+        assert_eq!(exact.xs.len(), numerical.xs.len());
+        for (a, b) in exact.xs.iter().zip(&numerical.xs) {
+            assert!((a - b).abs() < 1e-8, "{a} vs {b}");
+        }
+        let nan = gd_1d_with(|_| f64::NAN, 1.0, 0.1, 3).unwrap();
+        assert_eq!(nan.xs, vec![1.0]);
+        assert!(nan.diverged);
     }
 
     #[test]

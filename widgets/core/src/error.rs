@@ -138,6 +138,20 @@ pub enum CoreError {
     },
     /// The result overflowed to infinity (inputs are too large).
     Overflow,
+    /// An expression could not be parsed.
+    Syntax {
+        /// Byte offset of the problem in the expression text.
+        position: usize,
+        /// What is wrong there.
+        message: String,
+    },
+    /// An expression uses a variable other than the one it is a function of.
+    UnknownVariable {
+        /// The variable found.
+        name: String,
+        /// The variable expected.
+        expected: String,
+    },
 }
 
 impl fmt::Display for CoreError {
@@ -222,6 +236,13 @@ impl fmt::Display for CoreError {
             CoreError::Overflow => write!(
                 f,
                 "the result is too large to represent (overflowed to infinity)"
+            ),
+            CoreError::Syntax { position, message } => {
+                write!(f, "{message} (at byte {position})")
+            }
+            CoreError::UnknownVariable { name, expected } => write!(
+                f,
+                "unknown variable `{name}`: this expression is a function of `{expected}` only"
             ),
         }
     }

@@ -25,6 +25,7 @@ pub mod attention;
 pub mod calculus;
 pub mod descent;
 mod error;
+pub mod expr;
 pub mod info;
 pub mod matrix;
 pub mod rng;

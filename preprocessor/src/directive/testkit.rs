@@ -1,0 +1,59 @@
+//! Unit-test helpers for directive modules: render one chapter source with a default
+//! book (no macros, failing on errors) and look at the output or the diagnostics.
+
+use std::path::Path;
+
+use crate::cache::Cache;
+use crate::chapter::{render_chapter, BookContext, ChapterOutput};
+use crate::config::OnError;
+use crate::math::MathOptions;
+use crate::templates::Templates;
+
+use super::Labels;
+
+fn book() -> BookContext {
+    let options = MathOptions::default();
+    BookContext {
+        fingerprint: options.fingerprint(),
+        options,
+        on_error: OnError::Fail,
+        error_color: "#cc0000".into(),
+        cache: Cache::new(None),
+        link_katex_css: true,
+        templates: Templates::load(Path::new("/nonexistent")).unwrap(),
+        labels: Labels::new(),
+    }
+}
+
+fn run(src: &str, html: bool) -> ChapterOutput {
+    render_chapter(src, Path::new("t.md"), Path::new("src/t.md"), &book(), html)
+}
+
+/// The HTML-renderer output of `src`; panics on any diagnostic.
+pub fn render(src: &str) -> String {
+    let out = run(src, true);
+    let text: Vec<String> = out.diagnostics.iter().map(|d| d.render(false)).collect();
+    assert!(out.diagnostics.is_empty(), "{}", text.join("\n"));
+    out.content
+}
+
+/// Every diagnostic of `src`, rendered as text (`src/t.md:line:col` ...); panics when
+/// there is none.
+pub fn errors(src: &str) -> String {
+    let out = run(src, true);
+    assert!(
+        !out.diagnostics.is_empty(),
+        "expected an error:\n{}",
+        out.content
+    );
+    out.diagnostics
+        .iter()
+        .map(|d| d.render(false))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The plain-Markdown output of `src` for other renderers.
+pub fn degrade(src: &str) -> String {
+    run(src, false).content
+}

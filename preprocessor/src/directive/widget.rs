@@ -1,0 +1,211 @@
+//! `{widget}`: an interactive widget, rendered at build time and made live in the
+//! browser by the WebAssembly bundle (`theme/mathcourse.js`).
+//!
+//! ```markdown
+//! :::{widget} softmax
+//! ---
+//! scores: [2.0, 1.0, 0.1]
+//! temperature: 1
+//! ---
+//! The caption: Markdown with math, e.g. $T \to 0$ makes softmax an argmax.
+//! :::
+//! ```
+//!
+//! The argument names the widget (`mathcourse_widgets::names()`); every option is a
+//! parameter of that widget (`:key: value` lines or a YAML block), checked by the widget
+//! itself (`AnyWidget::new`), so the page never carries parameters the browser would
+//! reject. The figure holds the initial render (readable without JavaScript, and the
+//! exact markup the wasm produces, so hydration causes no layout shift), the widget's
+//! name and its parameters as JSON for the loader.
+
+use std::ops::Range;
+
+use mathcourse_widgets::{AnyWidget, ParamError, Params, Value, CATALOG};
+
+use super::options::{self, RawOptions};
+use super::{Block, Cx, Directive};
+use crate::diagnostic::Diagnostic;
+use crate::templates::Slot;
+
+/// The `widget` directive.
+pub struct Widget;
+
+/// `` `a`, `b` `` for messages.
+fn backticked<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    names
+        .into_iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// An options value (JSON, from `options::raw_options`) as a widget parameter.
+fn to_param(v: &serde_json::Value) -> Value {
+    match v {
+        serde_json::Value::Null => Value::Null,
+        serde_json::Value::Bool(b) => Value::Bool(*b),
+        serde_json::Value::Number(n) => Value::Num(n.as_f64().unwrap_or(f64::NAN)),
+        serde_json::Value::String(s) => Value::Text(s.clone()),
+        serde_json::Value::Array(items) => Value::List(items.iter().map(to_param).collect()),
+        serde_json::Value::Object(map) => {
+            Value::Map(map.iter().map(|(k, v)| (k.clone(), to_param(v))).collect())
+        }
+    }
+}
+
+/// The widget's parameters from the block's options.
+fn params_of(raw: &RawOptions) -> Params {
+    Params::new(
+        raw.value
+            .iter()
+            .map(|(k, v)| (k.clone(), to_param(v)))
+            .collect(),
+    )
+}
+
+/// Where the widget's name is written (or the directive name when it is missing).
+fn name_span(block: &Block) -> Range<usize> {
+    if block.argument.is_empty() {
+        block.name_span.clone()
+    } else {
+        block.argument_span.clone()
+    }
+}
+
+/// The diagnostic for a rejected widget or parameter.
+fn param_diagnostic(cx: &Cx, block: &Block, raw: &RawOptions, err: &ParamError) -> Diagnostic {
+    let kind = block.argument.as_str();
+    let docs = CATALOG
+        .iter()
+        .find(|(n, _, _)| *n == kind)
+        .map(|(_, _, p)| *p);
+    if err.param.is_empty() {
+        if docs.is_none() {
+            let list = backticked(mathcourse_widgets::names());
+            let (message, label) = if kind.is_empty() {
+                (
+                    "`widget` needs the name of a widget".to_string(),
+                    "name missing here",
+                )
+            } else {
+                (
+                    format!("unknown widget `{kind}`"),
+                    "no widget has this name",
+                )
+            };
+            return cx
+                .error(name_span(block), message)
+                .with_label(label)
+                .with_hint(format!(
+                    "write `:::{{widget}} <name>`; the widgets are: {list}{}",
+                    options::did_you_mean(kind, &list)
+                ));
+        }
+        return cx
+            .error(
+                name_span(block),
+                format!("widget `{kind}`: {}", err.message),
+            )
+            .with_label("rejected parameters")
+            .with_hint("see the author guide for this widget's parameters");
+    }
+    let span = raw
+        .key_spans
+        .get(&err.param)
+        .cloned()
+        .unwrap_or_else(|| name_span(block));
+    if !err.valid.is_empty() {
+        let list = backticked(err.valid.iter().map(String::as_str));
+        return cx
+            .error(
+                span,
+                format!("unknown parameter `{}` for widget `{kind}`", err.param),
+            )
+            .with_label("not a parameter of this widget")
+            .with_hint(format!(
+                "valid parameters: {list}{}",
+                options::did_you_mean(&err.param, &list)
+            ));
+    }
+    let hint = docs
+        .and_then(|p| p.iter().find(|(n, _, _)| *n == err.param))
+        .map(|(n, ty, meaning)| format!("`{n}`: {ty}; {meaning}"))
+        .unwrap_or_else(|| "see the author guide for this widget's parameters".into());
+    cx.error(
+        span,
+        format!(
+            "widget `{kind}`, parameter `{}`: {}",
+            err.param, err.message
+        ),
+    )
+    .with_label("invalid value")
+    .with_hint(hint)
+}
+
+impl Directive for Widget {
+    fn name(&self) -> &'static str {
+        "widget"
+    }
+
+    fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
+        let raw = options::raw_options(&cx.source, block)
+            .map_err(|e| cx.error(e.span, e.message).with_hint(e.hint))?;
+        let params = params_of(&raw);
+        let kind = block.argument.as_str();
+        let widget =
+            AnyWidget::new(kind, &params).map_err(|e| param_diagnostic(cx, block, &raw, &e))?;
+        let id = cx.fresh_id("widget");
+        let summary = CATALOG
+            .iter()
+            .find(|(n, _, _)| *n == kind)
+            .map_or("", |(_, s, _)| *s);
+        let mut context = tera::Context::new();
+        context.insert("id", &id);
+        context.insert("name", kind);
+        context.insert("summary", summary);
+        context.insert("params", &params.to_json());
+        context.insert("markup_html", &widget.render(&id));
+        let caption = cx.markdown(block.body.clone());
+        context.insert("has_caption", &!caption.trim().is_empty());
+        cx.template(
+            "widget",
+            context,
+            vec![Slot::new("caption", caption)],
+            block.opener.clone(),
+        )
+    }
+
+    fn degrade(&self, block: &Block, cx: &mut Cx) -> String {
+        let caption = cx.markdown(block.body.clone());
+        let mut out = String::new();
+        if !caption.trim().is_empty() {
+            out.push_str(caption.trim());
+            out.push(' ');
+        }
+        out.push_str(&format!("*(interactive widget: {})*", block.argument));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_become_parameters() {
+        let v: serde_json::Value =
+            serde_json::from_str(r#"{"a":[3,1.5],"t":true,"s":"x","n":null}"#).unwrap();
+        let raw = RawOptions {
+            value: v.as_object().unwrap().clone(),
+            key_spans: Default::default(),
+        };
+        let p = params_of(&raw);
+        assert_eq!(
+            p.get("a"),
+            Some(&Value::List(vec![Value::Num(3.0), Value::Num(1.5)]))
+        );
+        assert_eq!(p.get("t"), Some(&Value::Bool(true)));
+        assert_eq!(p.get("s"), Some(&Value::Text("x".into())));
+        assert_eq!(p.get("n"), Some(&Value::Null));
+    }
+}

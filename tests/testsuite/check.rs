@@ -1,0 +1,105 @@
+//! `{check}`: worked examples recomputed at build time.
+
+use mathcourse_tests::{check_snapshot, BookTest};
+
+/// The `<main>` of a built page with the attributes of every tag sorted by name.
+///
+/// katex-rs keeps the attributes of its HTML, SVG and MathML nodes in hash maps, so
+/// their order changes from run to run (`<mo fence="true" stretchy="true">`, `<svg>` of
+/// `\sqrt`); sorting them keeps the snapshots stable.
+pub(crate) fn stable_main(test: &BookTest, page: &str) -> String {
+    let main = test.main_of(page);
+    let mut out = String::with_capacity(main.len());
+    let mut rest = main.as_str();
+    while let Some(open) = rest.find('<') {
+        out.push_str(&rest[..open]);
+        let tag = &rest[open..];
+        let is_start = tag[1..].starts_with(|c: char| c.is_ascii_alphabetic());
+        let Some(close) = tag.find('>').filter(|_| is_start) else {
+            out.push('<');
+            rest = &rest[open + 1..];
+            continue;
+        };
+        let inner = &tag[1..close];
+        let (inner, self_closing) = match inner.strip_suffix('/') {
+            Some(i) => (i.trim_end(), true),
+            None => (inner, false),
+        };
+        let name_end = inner.find(char::is_whitespace).unwrap_or(inner.len());
+        let mut attributes = split_attributes(&inner[name_end..]);
+        attributes.sort_unstable();
+        out.push('<');
+        out.push_str(&inner[..name_end]);
+        for a in attributes {
+            out.push(' ');
+            out.push_str(a);
+        }
+        out.push_str(if self_closing { " />" } else { ">" });
+        rest = &tag[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `a="x y" b c="z"` → `["a=\"x y\"", "b", "c=\"z\""]`.
+fn split_attributes(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = None;
+    let mut quoted = false;
+    for (i, c) in text.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            c if c.is_whitespace() && !quoted => {
+                if let Some(s) = start.take() {
+                    out.push(&text[s..i]);
+                }
+                continue;
+            }
+            _ => {}
+        }
+        if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(s) = start {
+        out.push(&text[s..]);
+    }
+    out
+}
+
+#[test]
+fn check_correct_examples_build_and_show_the_computation() {
+    let mut test = BookTest::from_dir("check/correct");
+    test.build();
+    check_snapshot(
+        &stable_main(&test, "examples.html"),
+        &test.fixture.join("expected/examples.html"),
+    );
+    let main = test.main_of("examples.html");
+    // One checked block per example, each with its badge and typeset computation.
+    assert_eq!(
+        main.matches("<aside class=\"mc-check ").count(),
+        17,
+        "{main}"
+    );
+    assert_eq!(main.matches("Checked at build time").count(), 17);
+    assert_eq!(
+        main.matches("<p class=\"mc-check-computation\"><span class=\"katex\">")
+            .count(),
+        17
+    );
+    assert!(!main.contains(":::"), "a block was left unrendered");
+    assert!(!main.contains(":expect:"));
+}
+
+#[test]
+fn check_wrong_examples_fail_with_both_numbers() {
+    let mut test = BookTest::from_dir("check/wrong");
+    let err = test.build_error();
+    check_snapshot(&err, &test.fixture.join("expected/error.txt"));
+    assert!(
+        err.contains("stated 0.091, computed 0.09003 (checked to 3 decimals)"),
+        "{err}"
+    );
+    assert!(err.contains("7 errors in the book's sources"), "{err}");
+}

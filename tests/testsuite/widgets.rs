@@ -1,0 +1,95 @@
+//! The `{widget}` directive in built books: every widget rendered at build time into a
+//! `<figure>` the loader makes live, and located diagnostics for author mistakes.
+
+use mathcourse_tests::{check_snapshot, BookTest};
+
+#[test]
+fn widgets_render_their_initial_state_at_build_time() {
+    let mut test = BookTest::from_dir("widgets/all");
+    test.build()
+        .check_main_file("vectors.html", "vectors.html")
+        .check_main_file("more/gallery.html", "gallery.html");
+    let main = test.main_of("vectors.html");
+    // The figure carries what the loader needs; the initial render is already there.
+    assert!(main.contains(
+        "<figure class=\"mc-widget mc-widget-vectors\" id=\"mc-widget-1\" data-widget=\"vectors\" data-params=\"{&quot;a&quot;:[3,1],&quot;b&quot;:[1.5,3]}\">"
+    ), "{main}");
+    assert!(
+        main.contains("<div class=\"mc-widget-root\">\n<div class=\"mc-w-vectors\">"),
+        "{main}"
+    );
+    assert!(
+        main.contains("<strong data-value=\"dot\">7.50</strong>"),
+        "readable without JavaScript"
+    );
+    assert!(main.contains("id=\"mc-widget-1-readouts\" aria-live=\"polite\""));
+    // The caption is Markdown with math, in the figcaption.
+    let caption = &main[main.find("<figcaption>").expect("figcaption")..];
+    assert!(caption.contains("class=\"katex\""), "{caption}");
+    assert!(main.contains("<p>Text after the widget.</p>"));
+    // The loader and the styles are linked; the bundle sits next to the loader.
+    assert!(main.contains(
+        "<script src=\"mathcourse-assets/[ASSETS-TAG]/mathcourse.js\" defer=\"\"></script>"
+    ));
+    assert!(main
+        .contains("<link rel=\"stylesheet\" href=\"mathcourse-assets/[ASSETS-TAG]/widgets.css\">"));
+    let tag = mdbook_mathcourse::assets::tag();
+    for file in [
+        "mathcourse.js",
+        "widgets.css",
+        "widgets/mathcourse_widgets.js",
+        "widgets/mathcourse_widgets_bg.wasm",
+    ] {
+        let path = test
+            .root
+            .join("book")
+            .join(format!("mathcourse-assets/{tag}/{file}"));
+        assert!(path.exists(), "{file} missing from the built book");
+    }
+    // Every widget of the crate is in the gallery or on the vectors page.
+    let gallery = test.main_of("more/gallery.html");
+    for name in mathcourse_widgets::names() {
+        let figure = format!("data-widget=\"{name}\"");
+        assert!(
+            gallery.contains(&figure) || main.contains(&figure),
+            "widget {name} missing from the fixture"
+        );
+    }
+    assert!(gallery.contains(
+        "<script src=\"../mathcourse-assets/[ASSETS-TAG]/mathcourse.js\" defer=\"\"></script>"
+    ));
+    assert!(!gallery.contains(":::"), "no raw directive text");
+}
+
+#[test]
+fn widget_mistakes_are_located() {
+    let mut test = BookTest::from_dir("widgets/errors");
+    let err = test.build_error();
+    check_snapshot(&err, &test.fixture.join("expected/error.txt"));
+    for needle in [
+        "unknown widget `softmx`",
+        "did you mean `softmax`?",
+        "unknown parameter `c` for widget `vectors`",
+        "valid parameters: `a`, `b`",
+        "widget `vectors`, parameter `a`",
+        "widget `softmax`, parameter `temperature`: expected a number, found text",
+        "`widget` needs the name of a widget",
+        "unknown parameter `learning-rate` for widget `gd-1d`",
+    ] {
+        assert!(err.contains(needle), "missing {needle:?} in\n{err}");
+    }
+}
+
+#[test]
+fn other_renderers_get_the_caption_and_the_widget_name() {
+    let mut test = BookTest::from_dir("widgets/all");
+    test.change_file(
+        "book.toml",
+        "[book]\ntitle = \"Widgets\"\n\n[preprocessor.mathcourse]\n\n[output.markdown]\n",
+    );
+    test.build();
+    let md = test.output("vectors.md");
+    assert!(md.contains("*(interactive widget: vectors)*"), "{md}");
+    assert!(md.contains("changes sign past"), "{md}");
+    assert!(!md.contains("<figure"), "{md}");
+}
