@@ -99,12 +99,7 @@ impl Directive for Connection {
 
     fn degrade(&self, block: &Block, cx: &mut Cx) -> String {
         let raw = super::options::raw_options(&cx.source, block).unwrap_or_default();
-        let get = |k: &str| {
-            raw.value
-                .get(k)
-                .and_then(|v| v.as_str())
-                .map(|s| s.trim().to_string())
-        };
+        let get = |k: &str| raw.text(k).map(|s| s.trim().to_string());
         let mut out = String::from("**Connection");
         if let Some(d) = get("discipline") {
             out.push_str(&format!(" ({d})"));

@@ -86,12 +86,7 @@ impl Directive for Formula {
 
     fn degrade(&self, block: &Block, cx: &mut Cx) -> String {
         let raw = super::options::raw_options(&cx.source, block).unwrap_or_default();
-        let get = |k: &str| {
-            raw.value
-                .get(k)
-                .and_then(|v| v.as_str())
-                .map(str::to_string)
-        };
+        let get = |k: &str| raw.text(k).map(str::to_string);
         let mut out = format!("**{}**\n\n", block.argument);
         if let Some(tex) = get("tex") {
             out.push_str(&format!("$$\n{tex}\n$$\n\n"));

@@ -23,6 +23,13 @@ pub struct RawOptions {
     pub key_spans: BTreeMap<String, Range<usize>>,
 }
 
+impl RawOptions {
+    /// The text value of `key`, if it is a string (for `degrade`, which never fails).
+    pub fn text(&self, key: &str) -> Option<&str> {
+        self.value.get(key).and_then(|v| v.as_str())
+    }
+}
+
 /// An options problem at a byte offset range of the chapter.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OptionError {

@@ -116,12 +116,7 @@ impl Directive for Watch {
 
     fn degrade(&self, block: &Block, cx: &mut Cx) -> String {
         let raw = super::options::raw_options(&cx.source, block).unwrap_or_default();
-        let get = |k: &str| {
-            raw.value
-                .get(k)
-                .and_then(|v| v.as_str())
-                .map(|s| s.trim().to_string())
-        };
+        let get = |k: &str| raw.text(k).map(|s| s.trim().to_string());
         let title = get("title").unwrap_or_default();
         let mut out = match get("url").filter(|u| web_url(u)) {
             Some(url) => format!("**Watch:** [{title}](<{url}>)"),
