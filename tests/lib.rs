@@ -49,6 +49,21 @@ impl BookTest {
         }
     }
 
+    /// Copies the course book of the repository (`book/`, without its output folder and
+    /// drafts) to a temporary folder.
+    pub fn course_book() -> BookTest {
+        let fixture = repo_dir().join("book");
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("book");
+        copy_dir(&fixture, &root, &["book", "drafts"]);
+        BookTest {
+            fixture,
+            root,
+            _tmp: tmp,
+            result: None,
+        }
+    }
+
     /// Replaces (or creates) a file of the book.
     pub fn change_file(&mut self, path: &str, contents: &str) -> &mut Self {
         let p = self.root.join(path);

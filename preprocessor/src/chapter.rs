@@ -189,6 +189,14 @@ pub(crate) fn suspicious_diagnostic(cx: &Cx, range: Range<usize>) -> Diagnostic 
     }
 }
 
+/// The diagnostic for an inline `$...$` that runs across a code span: almost always two
+/// dollar signs of prose (prices) read as math.
+pub(crate) fn swallowed_code_diagnostic(cx: &Cx, range: Range<usize>) -> Diagnostic {
+    cx.warning(range, "`$...$` runs across a code span")
+        .with_label("everything between these dollar signs was typeset as one formula")
+        .with_hint("a `$` that is not math must be written `\\$` (e.g. `costs \\$5`); a formula cannot contain a backtick")
+}
+
 /// The diagnostic for a formula KaTeX rejected.
 pub(crate) fn math_diagnostic(cx: &Cx, span: &MathSpan, err: &MathError) -> Diagnostic {
     let headline = format!("LaTeX error in {}", span.delimiter.describe());
@@ -299,6 +307,16 @@ mod tests {
             rest.ends_with("</span> end.\n\n```\n$$y$$\n```\n"),
             "{rest}"
         );
+    }
+
+    #[test]
+    fn dollar_pair_across_a_code_span_warns() {
+        let out = render("It costs $10 in total; write `$x$` for math.\n", OnError::Fail);
+        assert_eq!(out.diagnostics.len(), 1, "{:?}", out.diagnostics);
+        let text = out.diagnostics[0].render(false);
+        assert!(text.contains("runs across a code span"), "{text}");
+        let ok = render("It costs \\$10 in total; write `$x$` for math.\n", OnError::Fail);
+        assert!(ok.diagnostics.is_empty(), "{:?}", ok.diagnostics);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! `testsuite/<feature>/<case>/`, driven by the modules below.
 
 mod blocks;
+mod book;
 mod browser;
 mod cache;
 mod check;

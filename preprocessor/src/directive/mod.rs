@@ -227,6 +227,10 @@ impl<'a> Cx<'a> {
         let mut replacements: Vec<(Range<usize>, String)> = Vec::new();
         for span in &found.math {
             let display = span.delimiter.is_display();
+            if span.delimiter == scan::Delimiter::Dollar && span.tex.contains('`') {
+                let d = crate::chapter::swallowed_code_diagnostic(self, span.range.clone());
+                self.diagnostics.push(d);
+            }
             if let Some(html) = self.formula(&span.tex, display, span) {
                 replacements.push((span.range.clone(), html));
             }

@@ -1,0 +1,526 @@
+//! The course book in `book/`, built in-process and crawled: every internal link and
+//! anchor resolves, every asset exists, no page shows unrendered TeX, raw directive
+//! text, a LaTeX error box or a "Loading" placeholder, and every page loads in headless
+//! Chromium without a console error.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use mathcourse_tests::browser_support::{self, Browser, Csp, Server};
+use mathcourse_tests::BookTest;
+use serde_json::json;
+
+/// One HTML page of a built book: its path (relative, `/`-separated) and its text.
+struct Page {
+    path: String,
+    html: String,
+}
+
+fn html_pages(root: &Path) -> Vec<Page> {
+    let mut pages = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let p = entry.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "html") {
+                let rel = p.strip_prefix(root).unwrap();
+                let rel = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect::<Vec<_>>()
+                    .join("/");
+                pages.push(Page {
+                    path: rel,
+                    html: fs::read_to_string(&p).unwrap(),
+                });
+            }
+        }
+    }
+    pages.sort_by(|a, b| a.path.cmp(&b.path));
+    pages
+}
+
+/// A start tag: its name and attributes (values with the common entities decoded).
+#[derive(Debug)]
+struct Tag {
+    name: String,
+    attrs: Vec<(String, String)>,
+}
+
+impl Tag {
+    fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+fn decode_entities(s: &str) -> String {
+    s.replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&nbsp;", "\u{a0}")
+        .replace("&amp;", "&")
+}
+
+/// The start tags of `html`, skipping comments and the bodies of `<script>`/`<style>`.
+fn tags(html: &str) -> Vec<Tag> {
+    let bytes = html.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(off) = html[i..].find('<') {
+        i += off;
+        if html[i..].starts_with("<!--") {
+            i = html[i..].find("-->").map_or(html.len(), |e| i + e + 3);
+            continue;
+        }
+        let mut j = i + 1;
+        while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'-') {
+            j += 1;
+        }
+        if j == i + 1 {
+            i += 1;
+            continue;
+        }
+        let name = html[i + 1..j].to_ascii_lowercase();
+        let mut attrs = Vec::new();
+        // Attributes up to the closing `>`.
+        loop {
+            while j < bytes.len() && (bytes[j].is_ascii_whitespace() || bytes[j] == b'/') {
+                j += 1;
+            }
+            if j >= bytes.len() || bytes[j] == b'>' {
+                break;
+            }
+            let start = j;
+            while j < bytes.len() && !b" \t\r\n=>/".contains(&bytes[j]) {
+                j += 1;
+            }
+            let attr = html[start..j].to_ascii_lowercase();
+            let mut value = String::new();
+            if j < bytes.len() && bytes[j] == b'=' {
+                j += 1;
+                if j < bytes.len() && (bytes[j] == b'"' || bytes[j] == b'\'') {
+                    let q = bytes[j];
+                    let end = html[j + 1..]
+                        .find(q as char)
+                        .map_or(html.len(), |e| j + 1 + e);
+                    value = decode_entities(&html[j + 1..end]);
+                    j = (end + 1).min(html.len());
+                } else {
+                    let s = j;
+                    while j < bytes.len() && !bytes[j].is_ascii_whitespace() && bytes[j] != b'>' {
+                        j += 1;
+                    }
+                    value = decode_entities(&html[s..j]);
+                }
+            }
+            if attr.is_empty() {
+                j += 1;
+                continue;
+            }
+            attrs.push((attr, value));
+        }
+        i = (j + 1).min(html.len());
+        if name == "script" || name == "style" {
+            let close = format!("</{name}");
+            i = html[i..].find(&close).map_or(html.len(), |e| i + e);
+        }
+        out.push(Tag { name, attrs });
+    }
+    out
+}
+
+/// The visible text of `<main>`: without code, preformatted text, MathML annotations
+/// (the TeX source), scripts and tags.
+fn main_text(html: &str) -> String {
+    let Some(start) = html.find("<main>") else {
+        return String::new();
+    };
+    let end = html.find("</main>").unwrap_or(html.len());
+    let mut s = html[start..end].to_string();
+    for el in ["pre", "code", "annotation", "script", "style", "textarea"] {
+        let open = format!("<{el}");
+        let close = format!("</{el}>");
+        while let Some(a) = s.find(&open) {
+            // `<code` must not match `<codex`; every element here is followed by `>` or a space.
+            let after = s[a + open.len()..].chars().next();
+            if !matches!(after, Some('>') | Some(' ')) {
+                break;
+            }
+            let Some(b) = s[a..].find(&close) else { break };
+            s.replace_range(a..a + b + close.len(), " ");
+        }
+    }
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in s.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                text.push(' ');
+            }
+            _ if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    decode_entities(&text)
+}
+
+/// Resolves `link` (as written in page `from`, a `/`-separated path relative to the
+/// site root) to a site path and fragment; `None` for external links.
+fn resolve(from: &str, base: Option<&str>, site_url: &str, link: &str) -> Option<(String, String)> {
+    let lower = link.to_ascii_lowercase();
+    if lower.starts_with("http:")
+        || lower.starts_with("https:")
+        || lower.starts_with("mailto:")
+        || lower.starts_with("data:")
+        || lower.starts_with("javascript:")
+        || link.starts_with("//")
+    {
+        return None;
+    }
+    let (path, fragment) = match link.split_once('#') {
+        Some((p, f)) => (p, f.to_string()),
+        None => (link, String::new()),
+    };
+    let path = path.split('?').next().unwrap_or("");
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(rest) = path.strip_prefix('/') {
+        // Absolute: only paths below the published site url are ours.
+        let site = site_url.trim_matches('/');
+        let rest = if site.is_empty() {
+            rest
+        } else {
+            rest.strip_prefix(site)?.trim_start_matches('/')
+        };
+        parts.extend(rest.split('/').map(str::to_string));
+    } else {
+        let dir_of = |p: &str| -> Vec<String> {
+            let mut v: Vec<String> = p.split('/').map(str::to_string).collect();
+            v.pop();
+            v
+        };
+        parts = match base {
+            Some(b) if b.starts_with('/') => {
+                let site = site_url.trim_matches('/');
+                let b = b.trim_start_matches('/');
+                let b = b.strip_prefix(site).unwrap_or(b).trim_start_matches('/');
+                b.split('/').filter(|s| !s.is_empty()).map(str::to_string).collect()
+            }
+            _ => dir_of(from),
+        };
+        if path.is_empty() {
+            return Some((from.to_string(), fragment));
+        }
+        parts.extend(path.split('/').map(str::to_string));
+    }
+    let mut out: Vec<String> = Vec::new();
+    for p in parts {
+        match p.as_str() {
+            "" | "." => {}
+            ".." => {
+                out.pop();
+            }
+            _ => out.push(p),
+        }
+    }
+    let mut joined = out.join("/");
+    if joined.is_empty() || path.ends_with('/') {
+        joined = if joined.is_empty() {
+            "index.html".into()
+        } else {
+            format!("{joined}/index.html")
+        };
+    }
+    Some((joined, fragment))
+}
+
+/// Percent-decoding of a URL path or fragment (UTF-8).
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("");
+            if let Ok(b) = u8::from_str_radix(hex, 16) {
+                out.push(b);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// About 40 characters either side of byte `at` of `text`, whitespace collapsed.
+fn context(text: &str, at: usize) -> String {
+    let lo = text[..at].char_indices().rev().nth(40).map_or(0, |(i, _)| i);
+    let hi = text[at..].char_indices().nth(40).map_or(text.len(), |(i, _)| at + i);
+    text[lo..hi].split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Everything wrong with the static site at `root`, one line per problem.
+fn crawl(root: &Path, site_url: &str) -> Vec<String> {
+    let pages = html_pages(root);
+    let mut ids: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut parsed = Vec::new();
+    for page in &pages {
+        let t = tags(&page.html);
+        let set = t
+            .iter()
+            .filter_map(|t| t.attr("id").or(t.attr("name").filter(|_| t.name == "a")))
+            .map(str::to_string)
+            .collect();
+        ids.insert(page.path.clone(), set);
+        parsed.push(t);
+    }
+    let mut problems = Vec::new();
+    for (page, tags) in pages.iter().zip(&parsed) {
+        let base = tags.iter().find(|t| t.name == "base").and_then(|t| t.attr("href"));
+        for tag in tags {
+            for attr in ["href", "src"] {
+                let Some(link) = tag.attr(attr) else { continue };
+                if link.is_empty() || (tag.name == "base" && attr == "href") {
+                    continue;
+                }
+                let Some((target, fragment)) = resolve(&page.path, base, site_url, link) else {
+                    continue;
+                };
+                let target = percent_decode(&target);
+                let file = root.join(&target);
+                if !file.is_file() {
+                    problems.push(format!(
+                        "{}: <{} {attr}=\"{link}\">: no file {target}",
+                        page.path, tag.name
+                    ));
+                    continue;
+                }
+                if fragment.is_empty() || !target.ends_with(".html") {
+                    continue;
+                }
+                let fragment = percent_decode(&fragment);
+                if !ids.get(&target).is_some_and(|s| s.contains(&fragment)) {
+                    problems.push(format!(
+                        "{}: <{} {attr}=\"{link}\">: no id \"{fragment}\" in {target}",
+                        page.path, tag.name
+                    ));
+                }
+            }
+        }
+        let text = main_text(&page.html);
+        // A `$` before a digit is a price; any other `$` is TeX that was not typeset.
+        if let Some(at) = text
+            .match_indices('$')
+            .map(|(i, _)| i)
+            .find(|&i| !text[i + 1..].starts_with(|c: char| c.is_ascii_digit()))
+        {
+            problems.push(format!(
+                "{}: a `$` (unrendered TeX?) in the text: \"{}\"",
+                page.path,
+                context(&text, at)
+            ));
+        }
+        for (needle, what) in [
+            (":::", "raw directive fence `:::`"),
+            ("```", "raw code fence"),
+            ("Loading", "a \"Loading\" placeholder"),
+            ("\\frac", "raw TeX `\\frac`"),
+            ("\\mathbf", "raw TeX `\\mathbf`"),
+        ] {
+            if let Some(at) = text.find(needle) {
+                let context = context(&text, at);
+                problems.push(format!("{}: {what} in the text: \"{context}\"", page.path));
+            }
+        }
+        for (needle, what) in [
+            ("mc-math-error", "a LaTeX error box"),
+            ("katex-error", "a KaTeX error"),
+        ] {
+            if page.html.contains(needle) {
+                problems.push(format!("{}: {what}", page.path));
+            }
+        }
+    }
+    // Every `url(...)` of the style sheets (fonts) exists.
+    let mut css = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let p = entry.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "css") {
+                css.push(p);
+            }
+        }
+    }
+    for sheet in css {
+        let text = fs::read_to_string(&sheet).unwrap();
+        let mut rest = text.as_str();
+        while let Some(a) = rest.find("url(") {
+            rest = &rest[a + 4..];
+            let Some(b) = rest.find(')') else { break };
+            let url = rest[..b].trim().trim_matches(|c| c == '"' || c == '\'');
+            rest = &rest[b..];
+            if url.starts_with("data:") || url.starts_with('#') || url.contains("://") {
+                continue;
+            }
+            let url = url.split(['?', '#']).next().unwrap();
+            let file: PathBuf = sheet.parent().unwrap().join(url);
+            if !file.is_file() {
+                problems.push(format!(
+                    "{}: url({url}): no such file",
+                    sheet.strip_prefix(root).unwrap().display()
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// A build of the course book, shared by the crawl and the browser walk.
+fn built_course_book() -> BookTest {
+    let mut book = BookTest::course_book();
+    book.build();
+    book
+}
+
+const SITE_URL: &str = "/mdbook-mathcourse/";
+
+#[test]
+fn course_book_links_anchors_assets_and_text() {
+    let book = built_course_book();
+    let out = book.root.join("book");
+    let pages = html_pages(&out);
+    assert!(pages.len() >= 15, "only {} pages built", pages.len());
+    let problems = crawl(&out, SITE_URL);
+    assert!(
+        problems.is_empty(),
+        "{} problems in the built course book:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+/// The crawler itself finds what it should (so the test above can fail).
+#[test]
+fn crawler_reports_broken_links_anchors_assets_and_raw_text() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    fs::create_dir_all(root.join("part")).unwrap();
+    fs::write(
+        root.join("index.html"),
+        r##"<html><head><link rel="stylesheet" href="style.css"><script src="gone.js"></script></head>
+<body><main><h1 id="top">Hi</h1>
+<a href="part/a.html#sec">ok</a> <a href="part/a.html#nope">bad anchor</a>
+<a href="missing.html">bad link</a> <a href="https://example.com/x">external</a>
+<a href="#top">self</a> <a href="/mdbook-mathcourse/part/a.html">absolute</a>
+<p>Costs $5 and :::{claim} raw $x^2$</p><pre><code>$ fine in code</code></pre>
+</main></body></html>"##,
+    )
+    .unwrap();
+    fs::write(
+        root.join("part/a.html"),
+        r#"<html><body><main><h2 id="sec">S</h2><a href="../index.html#top">back</a>
+<span class="mc-math-error">x</span><p>Loading widget</p></main></body></html>"#,
+    )
+    .unwrap();
+    fs::write(root.join("style.css"), "@font-face{src:url(fonts/x.woff2)}").unwrap();
+    let problems = crawl(root, SITE_URL);
+    let joined = problems.join("\n");
+    for expected in [
+        "index.html: <script src=\"gone.js\">: no file gone.js",
+        "index.html: <a href=\"part/a.html#nope\">: no id \"nope\" in part/a.html",
+        "index.html: <a href=\"missing.html\">: no file missing.html",
+        "index.html: a `$`",
+        "index.html: raw directive fence",
+        "part/a.html: a LaTeX error box",
+        "part/a.html: a \"Loading\" placeholder",
+        "style.css: url(fonts/x.woff2): no such file",
+    ] {
+        assert!(joined.contains(expected), "missing {expected:?} in:\n{joined}");
+    }
+    assert_eq!(problems.len(), 8, "{joined}");
+}
+
+/// Every page of the course book loads in headless Chromium with no console error;
+/// every widget on it becomes live.
+#[test]
+fn course_book_pages_load_without_console_errors() {
+    let _lock = browser_support::browser_lock();
+    let book = built_course_book();
+    let out = book.root.join("book");
+    let server = Server::start(&out, Csp::Off);
+    let pages: Vec<String> = html_pages(&out)
+        .into_iter()
+        .map(|p| p.path)
+        // The 404 page links absolute paths under the published site url; toc.html is
+        // the sidebar mdBook loads into an iframe for readers without JavaScript.
+        .filter(|p| p != "404.html" && p != "toc.html")
+        .collect();
+    browser_support::run(async {
+        let b = Browser::start(1280, 900).await;
+        let mut failures = Vec::new();
+        for page in &pages {
+            b.client.goto(&server.url(page)).await.unwrap();
+            b.wait_until(
+                "return document.readyState === 'complete';",
+                Duration::from_secs(20),
+                &format!("{page} to load"),
+            )
+            .await;
+            let count = b
+                .js(
+                    "return document.querySelectorAll('.mc-widget[data-widget]').length;",
+                    vec![],
+                )
+                .await
+                .as_u64()
+                .unwrap_or(0);
+            for i in 0..count {
+                b.js(
+                    "document.querySelectorAll('.mc-widget[data-widget]')[arguments[0]].scrollIntoView({block: 'center'}); return true;",
+                    vec![json!(i)],
+                )
+                .await;
+                b.wait_until(
+                    &format!("return document.querySelectorAll('.mc-widget[data-widget]')[{i}].dataset.live === 'true';"),
+                    Duration::from_secs(20),
+                    &format!("widget {i} on {page} to become live"),
+                )
+                .await;
+            }
+            let errors: Vec<String> = b
+                .console()
+                .await
+                .into_iter()
+                .filter(|(level, _)| level == "SEVERE")
+                .map(|(_, m)| m)
+                .collect();
+            if !errors.is_empty() {
+                failures.push(format!("{page}: {errors:#?}"));
+            }
+            let seen = b
+                .js("return window.__mathcourseErrors || [];", vec![])
+                .await;
+            if seen != json!([]) {
+                failures.push(format!("{page}: loader saw {seen}"));
+            }
+        }
+        b.close().await;
+        assert!(failures.is_empty(), "console errors:\n{}", failures.join("\n"));
+    });
+    assert!(pages.len() >= 15);
+}
