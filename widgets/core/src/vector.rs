@@ -72,7 +72,14 @@ pub fn cosine(a: &[f64], b: &[f64]) -> Result<f64> {
     let ua = unit(a, "first vector")?;
     let ub = unit(b, "second vector")?;
     let c: f64 = ua.iter().zip(&ub).map(|(x, y)| x * y).sum();
-    Ok(c.clamp(-1.0, 1.0))
+    // Not f64::clamp: its NaN assertion would pull float formatting into the widget bundle.
+    Ok(if c < -1.0 {
+        -1.0
+    } else if c > 1.0 {
+        1.0
+    } else {
+        c
+    })
 }
 
 /// Angle between two vectors in degrees, θ = arccos(cos θ) · 180/π, in [0, 180].

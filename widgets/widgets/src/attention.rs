@@ -43,6 +43,7 @@ use mathcourse_core::rng::Rng;
 use mathcourse_core::{attention, info, softmax};
 
 use crate::svg::{coord, esc, num, slider};
+use crate::fmt::clamp;
 use crate::{Event, ParamError, Params, Widget};
 
 /// Components per vector (the d_k slider's top end).
@@ -238,7 +239,7 @@ impl Attention {
         let (w, label_w, head_h) = (320.0, 60.0, 22.0);
         let cell = (w - label_w - 4.0) / n as f64;
         let h = head_h + cell * n as f64 + 4.0;
-        let font = (cell * 0.36).clamp(8.0, 12.0);
+        let font = clamp(cell * 0.36, 8.0, 12.0);
         let col_chars = ((cell / 6.2).floor() as usize).max(2);
         let mut out = String::new();
         let _ = write!(
@@ -469,9 +470,9 @@ impl Widget for Attention {
                 control: "dk",
                 value,
             } => {
-                if let Ok(v) = value.trim().parse::<f64>() {
+                if let Some(v) = crate::fmt::input_num(value) {
                     if v.is_finite() {
-                        self.dk = (v.round().clamp(1.0, MAX_DK as f64)) as usize;
+                        self.dk = clamp(v.round(), 1.0, MAX_DK as f64) as usize;
                     }
                 }
             }
@@ -486,7 +487,7 @@ impl Widget for Attention {
             Event::Action { action } => {
                 if let Some(i) = action
                     .strip_prefix("query-")
-                    .and_then(|s| s.parse::<usize>().ok())
+                    .and_then(crate::fmt::parse_index)
                 {
                     if i < n {
                         self.query = i;

@@ -24,6 +24,7 @@ use std::fmt::Write;
 use mathcourse_core::descent::{gd_1d, Function1D};
 
 use crate::svg::{button, coord, esc, num, slider};
+use crate::fmt::clamp;
 use crate::{Event, ParamError, Params, Widget};
 
 /// Slider ranges (also the accepted parameter ranges).
@@ -113,14 +114,14 @@ impl Status {
 }
 
 fn snap(x: f64, step: f64, (lo, hi): (f64, f64)) -> f64 {
-    let v = ((x.clamp(lo, hi) / step).round() * step).clamp(lo, hi);
+    let v = clamp((clamp(x, lo, hi) / step).round() * step, lo, hi);
     // Trim float noise such as 0.30000000000000004.
     (v * 1e6).round() / 1e6 + 0.0
 }
 
 /// Keeps SVG coordinates short even for far-off points (they are clipped anyway).
 fn clamp_view(v: f64) -> f64 {
-    v.clamp(-1000.0, 1000.0 + VIEW_W)
+    clamp(v, -1000.0, 1000.0 + VIEW_W)
 }
 
 /// x* minimising f on [−3, 7] (the bowl's walls rule out anything outside): a grid
@@ -549,7 +550,7 @@ impl Widget for Gd1d {
         let before = (self.lr, self.x0, self.xs.len(), self.diverged);
         match *event {
             Event::Input { control, value } => {
-                let Ok(v) = value.trim().parse::<f64>() else {
+                let Some(v) = crate::fmt::input_num(value) else {
                     return false;
                 };
                 if !v.is_finite() {

@@ -24,6 +24,7 @@ use std::fmt::Write;
 use mathcourse_core::descent::{gd_2d_momentum, Trajectory2D, Valley};
 
 use crate::svg::{button, coord, esc, num, slider};
+use crate::fmt::clamp;
 use crate::{Event, ParamError, Params, Widget};
 
 /// Accepted learning rates (the slider's top end depends on the valley).
@@ -100,12 +101,12 @@ impl Status {
 }
 
 fn snap(x: f64, step: f64, (lo, hi): (f64, f64)) -> f64 {
-    let v = ((x.clamp(lo, hi) / step).round() * step).clamp(lo, hi);
+    let v = clamp((clamp(x, lo, hi) / step).round() * step, lo, hi);
     (v * 1e6).round() / 1e6 + 0.0
 }
 
 fn clamp_view(v: f64) -> f64 {
-    v.clamp(-1000.0, 1000.0 + VIEW_W)
+    clamp(v, -1000.0, 1000.0 + VIEW_W)
 }
 
 impl Gd2d {
@@ -433,7 +434,7 @@ impl Widget for Gd2d {
         );
         match *event {
             Event::Input { control, value } => {
-                let Ok(v) = value.trim().parse::<f64>() else {
+                let Some(v) = crate::fmt::input_num(value) else {
                     return false;
                 };
                 if !v.is_finite() {

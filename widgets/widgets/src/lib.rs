@@ -27,6 +27,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod fmt;
 pub mod params;
 pub mod svg;
 
@@ -117,6 +118,9 @@ macro_rules! widgets {
             )*
         }
 
+        /// Names of all widgets, in catalog order.
+        pub const NAMES: &[&str] = &[$($module::$ty::NAME,)*];
+
         /// Name, summary and parameters of every widget (for the author guide and errors).
         pub const CATALOG: &[(&str, &str, &[(&str, &str, &str)])] = &[
             $(($module::$ty::NAME, $module::$ty::SUMMARY, $module::$ty::PARAMS),)*
@@ -163,5 +167,5 @@ widgets! {
 
 /// Names of all widgets.
 pub fn names() -> Vec<&'static str> {
-    CATALOG.iter().map(|(n, _, _)| *n).collect()
+    NAMES.to_vec()
 }

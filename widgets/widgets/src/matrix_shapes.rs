@@ -102,7 +102,7 @@ fn select(id: &str, name: &str, label: &str, value: usize) -> String {
 
 /// Parses a dimension sent by a select: a whole number 1..=MAX.
 fn parse_dim(value: &str) -> Option<usize> {
-    let x: f64 = value.trim().parse().ok()?;
+    let x = crate::fmt::input_num(value)?;
     if x.fract() == 0.0 && (1.0..=MAX as f64).contains(&x) {
         Some(x as usize)
     } else {
@@ -114,7 +114,7 @@ fn parse_dim(value: &str) -> Option<usize> {
 fn parse_cell(target: &str) -> Option<(usize, usize)> {
     let rest = target.strip_prefix("cell-")?;
     let (i, j) = rest.split_once('-')?;
-    Some((i.parse().ok()?, j.parse().ok()?))
+    Some((crate::fmt::parse_index(i)?, crate::fmt::parse_index(j)?))
 }
 
 fn shape_param(
@@ -127,7 +127,7 @@ fn shape_param(
         if x.fract() != 0.0 {
             return Err(ParamError::new(
                 name,
-                format!("entry {} should be a whole number, found {x}", i + 1),
+                format!("entry {} should be a whole number, found {}", i + 1, crate::params::fmt_num(*x)),
             ));
         }
     }
@@ -340,8 +340,7 @@ impl Widget for MatrixShapes {
         let id = esc(id);
         let mut out = String::from("<div class=\"mc-w-matrix-shapes\">");
         out.push_str("<fieldset class=\"mc-w-controls\"><legend>Shapes</legend><div class=\"mc-w-shape-picks\">");
-        for (name, shape) in [("a", self.a_shape), ("b", self.b_shape)] {
-            let upper = name.to_uppercase();
+        for (name, upper, shape) in [("a", "A", self.a_shape), ("b", "B", self.b_shape)] {
             let (r, c) = if name == "a" { ("m", "n") } else { ("p", "q") };
             let _ = write!(
                 out,

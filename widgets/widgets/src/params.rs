@@ -340,17 +340,25 @@ fn round_exact(p: f64, e: f64) -> u64 {
 /// pulling core's float formatting into the wasm bundle. Exact for |x| < 2^64 and up to
 /// 22 places.
 pub fn fixed(x: f64, decimals: usize) -> String {
-    if x.is_nan() {
-        return "NaN".into();
-    }
     let mut out = String::new();
-    if x.is_sign_negative() {
-        out.push('-');
+    push_fixed(&mut out, x, decimals, true);
+    out
+}
+
+/// [`fixed`], appended to `out`; with `neg_zero` false, a negative value that rounds to
+/// zero is written without its `-` (as every readout wants).
+pub fn push_fixed(out: &mut String, x: f64, decimals: usize, neg_zero: bool) {
+    if x.is_nan() {
+        out.push_str("NaN");
+        return;
     }
     let a = x.abs();
     if a.is_infinite() {
+        if x < 0.0 {
+            out.push('-');
+        }
         out.push_str("inf");
-        return out;
+        return;
     }
     let d = decimals.min(22);
     let mut int = a.trunc();
@@ -371,8 +379,11 @@ pub fn fixed(x: f64, decimals: usize) -> String {
     if carry {
         int += 1.0;
     }
+    if x.is_sign_negative() && (neg_zero || int != 0.0 || digits != 0) {
+        out.push('-');
+    }
     if int < 18_446_744_073_709_551_616.0 {
-        push_u64(&mut out, int as u64);
+        push_u64(out, int as u64);
     } else {
         // Beyond u64: every such f64 is an integer; digits by repeated division (the
         // last few may be inexact; no widget shows numbers this large).
@@ -380,7 +391,7 @@ pub fn fixed(x: f64, decimals: usize) -> String {
         let mut v = int;
         while v >= 1.0 {
             let q = (v / 10.0).floor();
-            digits_rev.push(b'0' + (v - q * 10.0).clamp(0.0, 9.0) as u8);
+            digits_rev.push(b'0' + crate::fmt::clamp(v - q * 10.0, 0.0, 9.0) as u8);
             v = q;
         }
         out.extend(digits_rev.iter().rev().map(|&c| c as char));
@@ -393,15 +404,17 @@ pub fn fixed(x: f64, decimals: usize) -> String {
             buf[i] = b'0' + (n % 10) as u8;
             n /= 10;
         }
-        out.push_str(std::str::from_utf8(&buf[..d]).unwrap());
+        for &b in &buf[..d] {
+            out.push(b as char);
+        }
         for _ in d..decimals {
             out.push('0');
         }
     }
-    out
 }
 
-fn push_u64(out: &mut String, mut n: u64) {
+/// Appends the decimal digits of `n`.
+pub(crate) fn push_u64(out: &mut String, mut n: u64) {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {
@@ -412,7 +425,9 @@ fn push_u64(out: &mut String, mut n: u64) {
             break;
         }
     }
-    out.push_str(std::str::from_utf8(&buf[i..]).unwrap());
+    for &b in &buf[i..] {
+        out.push(b as char);
+    }
 }
 
 /// Parses a decimal number (`-1.5`, `2e-3`, `.5`, `+3`); `None` for anything else.

@@ -31,6 +31,7 @@ use mathcourse_core::rng::Rng;
 use mathcourse_core::{info, softmax};
 
 use crate::svg::{button, coord, esc, num};
+use crate::fmt::clamp;
 use crate::{Event, ParamError, Params, Widget};
 
 /// The temperatures the slider steps through (log-ish spacing).
@@ -259,8 +260,8 @@ draws so far: <span data-value=\"draws\">{total}</span> (<span class=\"mc-w-tall
 <input type=\"number\" id=\"{id}-score-{i}\" name=\"score-{i}\" min=\"{lo}\" max=\"{hi}\" step=\"0.1\" value=\"{}\" inputmode=\"decimal\"></label>",
                 self.label(i),
                 coord(*z),
-                lo = -SCORE_MAX,
-                hi = SCORE_MAX
+                lo = coord(-SCORE_MAX),
+                hi = coord(SCORE_MAX)
             );
         }
         out.push_str("</div>");
@@ -397,14 +398,14 @@ impl Widget for Softmax {
         let before = self.clone();
         match *event {
             Event::Input { control, value } => {
-                let Ok(x) = value.trim().parse::<f64>() else {
+                let Some(x) = crate::fmt::input_num(value) else {
                     return false;
                 };
                 if !x.is_finite() {
                     return false;
                 }
                 if control == "temperature" {
-                    let k = x.round().clamp(0.0, (TEMPERATURES.len() - 1) as f64) as usize;
+                    let k = clamp(x.round(), 0.0, (TEMPERATURES.len() - 1) as f64) as usize;
                     self.temperature = TEMPERATURES[k];
                 } else if control == "true-token" {
                     let k = x.round();
@@ -413,11 +414,11 @@ impl Widget for Softmax {
                     }
                 } else if let Some(k) = control
                     .strip_prefix("score-")
-                    .and_then(|k| k.parse::<usize>().ok())
+                    .and_then(crate::fmt::parse_index)
                 {
                     if let Some(z) = self.scores.get_mut(k) {
                         // Keep one decimal, as the input's step does.
-                        *z = ((x.clamp(-SCORE_MAX, SCORE_MAX) * 10.0).round() / 10.0) + 0.0;
+                        *z = ((clamp(x, -SCORE_MAX, SCORE_MAX) * 10.0).round() / 10.0) + 0.0;
                     }
                 }
                 if self.scores != before.scores || self.temperature != before.temperature {

@@ -27,12 +27,11 @@
 //!   at the current d) with `mc-w-marker-label`.
 //! - `mc-w-legend` — the text legend under the plot (names the marker shapes).
 
-use std::fmt::Write;
-
 use mathcourse_core::rng::Rng;
 use mathcourse_core::sqrt_d;
 
-use crate::svg::{button, coord, esc, num};
+use crate::fmt::{clamp, Put};
+use crate::svg::{esc, num, push_button};
 use crate::{Event, ParamError, Params, Widget};
 
 /// Largest dimension; the plot covers d = 2^0 … 2^MAX_POWER.
@@ -78,7 +77,15 @@ pub struct SqrtD {
     /// Measured spread of unscaled dot products at d = 2^k, k = 0..=9.
     pub trend: Vec<(usize, f64)>,
     seed_rng: Rng,
+    /// Dot products already drawn for other d with the current seed (most recent last),
+    /// so moving the slider back and forth does not redraw them.
+    cache: Vec<(usize, Vec<f64>)>,
+    /// The d the current `dots` were drawn for.
+    cache_d: usize,
 }
+
+/// How many batches of other dimensions [`SqrtD`] keeps (10 = every power of two).
+const CACHE: usize = 10;
 
 fn spread(xs: &[f64]) -> f64 {
     sqrt_d::spread(xs).unwrap_or(f64::NAN)
@@ -91,14 +98,68 @@ fn short(x: f64) -> String {
     s.replace('-', "−")
 }
 
+/// ` x1=… y1=… x2=… y2=…/>` (closes the element).
+fn line_attrs(out: &mut String, x1: f64, y1: f64, x2: f64, y2: f64) {
+    out.s(" x1=\"")
+        .c(x1)
+        .s("\" y1=\"")
+        .c(y1)
+        .s("\" x2=\"")
+        .c(x2)
+        .s("\" y2=\"")
+        .c(y2)
+        .s("\"/>");
+}
+
+fn hline(out: &mut String, x1: f64, x2: f64, y: f64) {
+    out.s("<line");
+    line_attrs(out, x1, y, x2, y);
+}
+
+fn vline(out: &mut String, x: f64, y1: f64, y2: f64) {
+    out.s("<line");
+    line_attrs(out, x, y1, x, y2);
+}
+
+/// Opens a `<text>` (with `class` unless empty) at (x, y); the caller writes the content
+/// and `</text>`.
+fn text<'a>(out: &'a mut String, class: &str, x: f64, y: f64, anchor: &str) -> &'a mut String {
+    out.s("<text");
+    if !class.is_empty() {
+        out.s(" class=\"").s(class).s("\"");
+    }
+    out.s(" x=\"")
+        .c(x)
+        .s("\" y=\"")
+        .c(y)
+        .s("\" text-anchor=\"")
+        .s(anchor)
+        .s("\">")
+}
+
 impl SqrtD {
     fn sqrt_d(&self) -> f64 {
         (self.d as f64).sqrt()
     }
 
+    /// Draws the dot products for the current d and seed (same d and seed, same samples:
+    /// a batch drawn before is reused).
     fn resample(&mut self) {
-        self.dots =
-            sqrt_d::random_dot_products(self.d, self.samples, self.sample_seed).unwrap_or_default();
+        let d = self.d;
+        let dots = match self.cache.iter().position(|(k, _)| *k == d) {
+            Some(i) => self.cache.remove(i).1,
+            None => sqrt_d::random_dot_products(d, self.samples, self.sample_seed)
+                .unwrap_or_default(),
+        };
+        let old = std::mem::replace(&mut self.dots, dots);
+        if !old.is_empty() {
+            let old_d = self.cache_d;
+            if self.cache.len() >= CACHE {
+                self.cache.remove(0);
+            }
+            self.cache.push((old_d, old));
+        }
+        self.cache_d = d;
     }
 
     /// What the histogram shows: the dot products, divided by √d when scaling is on.
@@ -118,13 +179,13 @@ impl SqrtD {
         let mut counts = [0; BINS];
         for x in values {
             let t = ((x + r) / (2.0 * r) * BINS as f64).floor();
-            let i = t.clamp(0.0, (BINS - 1) as f64) as usize;
+            let i = clamp(t, 0.0, (BINS - 1) as f64) as usize;
             counts[i] += 1;
         }
         counts
     }
 
-    fn histogram(&self, id: &str, shown: &[f64], s: f64) -> String {
+    fn histogram(&self, out: &mut String, id: &str, shown: &[f64], s: f64) {
         let r = self.half_range();
         let x_of = |v: f64| H_LEFT + (v + r) / (2.0 * r) * (H_RIGHT - H_LEFT);
         let counts = self.bins(shown);
@@ -134,284 +195,280 @@ impl SqrtD {
         } else {
             "not scaled"
         };
-        let mut out = String::new();
-        let _ = write!(
-            out,
-            "<svg class=\"mc-w-svg mc-w-hist\" viewBox=\"0 0 {} {}\" role=\"img\" aria-labelledby=\"{id}-hist-title\">\
-<title id=\"{id}-hist-title\">Histogram of {} dot products of random {}-dimensional vectors, {mode}: spread {}</title>",
-            coord(H_W),
-            coord(H_H),
-            self.samples,
-            self.d,
-            num(s, 2)
-        );
+        out.s("<svg class=\"mc-w-svg mc-w-hist\" viewBox=\"0 0 ")
+            .c(H_W)
+            .s(" ")
+            .c(H_H)
+            .s("\" role=\"img\" aria-labelledby=\"")
+            .s(id)
+            .s("-hist-title\"><title id=\"")
+            .s(id)
+            .s("-hist-title\">Histogram of ")
+            .u(self.samples)
+            .s(" dot products of random ")
+            .u(self.d)
+            .s("-dimensional vectors, ")
+            .s(mode)
+            .s(": spread ")
+            .n(s, 2)
+            .s("</title>");
+        // All bars in one path (one rectangle per non-empty bin): a small DOM to patch.
         let bw = (H_RIGHT - H_LEFT) / BINS as f64;
-        out.push_str("<g class=\"mc-w-hist-bars\">");
+        out.s("<g class=\"mc-w-hist-bars\"><path class=\"mc-w-hist-bar\" d=\"");
         for (i, &c) in counts.iter().enumerate() {
             if c == 0 {
                 continue;
             }
             let h = c as f64 / max * (H_BASE - H_TOP);
-            let _ = write!(
-                out,
-                "<rect class=\"mc-w-hist-bar\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
-                coord(H_LEFT + i as f64 * bw + 0.5),
-                coord(H_BASE - h),
-                coord(bw - 1.0),
-                coord(h)
-            );
+            out.s("M")
+                .c(H_LEFT + i as f64 * bw + 0.5)
+                .s(" ")
+                .c(H_BASE)
+                .s("v-")
+                .c(h)
+                .s("h")
+                .c(bw - 1.0)
+                .s("v")
+                .c(h)
+                .s("z");
         }
-        out.push_str("</g>");
-        let _ = write!(
-            out,
-            "<g class=\"mc-w-axis\"><line x1=\"{}\" y1=\"{b}\" x2=\"{}\" y2=\"{b}\"/></g><g class=\"mc-w-tick\">",
-            coord(H_LEFT),
-            coord(H_RIGHT),
-            b = coord(H_BASE)
-        );
+        out.s("\"/></g><g class=\"mc-w-axis\">");
+        hline(out, H_LEFT, H_RIGHT, H_BASE);
+        out.s("</g><g class=\"mc-w-tick\">");
         for m in [-4.0, -2.0, 0.0, 2.0, 4.0] {
             let v = m * self.sqrt_d();
-            let _ = write!(
-                out,
-                "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\"/><text x=\"{x}\" y=\"{}\" text-anchor=\"{}\">{}</text>",
-                coord(H_BASE),
-                coord(H_BASE + 4.0),
-                coord(H_BASE + 16.0),
-                if m < -3.0 { "start" } else if m > 3.0 { "end" } else { "middle" },
-                short(v),
-                x = coord(x_of(v)),
-            );
+            let x = x_of(v);
+            vline(out, x, H_BASE, H_BASE + 4.0);
+            let anchor = if m < -3.0 {
+                "start"
+            } else if m > 3.0 {
+                "end"
+            } else {
+                "middle"
+            };
+            text(out, "", x, H_BASE + 16.0, anchor).s(&short(v)).s("</text>");
         }
-        out.push_str("</g>");
+        out.s("</g>");
         let (target, name) = if self.scale {
             (1.0, "1")
         } else {
             (self.sqrt_d(), "√d")
         };
-        out.push_str("<g class=\"mc-w-ref\">");
+        out.s("<g class=\"mc-w-ref\">");
         let (left, right) = (x_of(-target), x_of(target));
         for x in [left, right] {
-            let _ = write!(
-                out,
-                "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\"/>",
-                coord(H_TOP - 4.0),
-                coord(H_BASE),
-                x = coord(x)
-            );
+            vline(out, x, H_TOP - 4.0, H_BASE);
         }
-        let label_y = coord(H_TOP - 7.0);
+        let label_y = H_TOP - 7.0;
         if right - left < 30.0 {
             // Too close for two labels: one "±" label in the middle.
-            let _ = write!(
-                out,
-                "<text class=\"mc-w-ref-label\" x=\"{}\" y=\"{label_y}\" text-anchor=\"middle\">±{name}</text>",
-                coord((left + right) / 2.0)
-            );
+            text(out, "mc-w-ref-label", (left + right) / 2.0, label_y, "middle")
+                .s("±")
+                .s(name)
+                .s("</text>");
         } else {
-            let _ = write!(
-                out,
-                "<text class=\"mc-w-ref-label\" x=\"{}\" y=\"{label_y}\" text-anchor=\"end\">−{name}</text>\
-<text class=\"mc-w-ref-label\" x=\"{}\" y=\"{label_y}\" text-anchor=\"start\">+{name}</text>",
-                coord(left),
-                coord(right)
-            );
+            text(out, "mc-w-ref-label", left, label_y, "end").s("−").s(name).s("</text>");
+            text(out, "mc-w-ref-label", right, label_y, "start")
+                .s("+")
+                .s(name)
+                .s("</text>");
         }
-        out.push_str("</g></svg>");
-        out
+        out.s("</g></svg>");
     }
 
-    fn spread_plot(&self, id: &str, current: f64) -> String {
+    fn spread_plot(&self, out: &mut String, id: &str, current: f64) {
         let x_of = |log2d: f64| P_LEFT + log2d / MAX_POWER as f64 * (P_RIGHT - P_LEFT);
         let y_of = |v: f64| P_BASE - v.min(P_YMAX) / P_YMAX * (P_BASE - P_TOP);
-        let mut out = String::new();
-        let _ = write!(
-            out,
-            "<svg class=\"mc-w-svg mc-w-spread-plot\" viewBox=\"0 0 {} {}\" role=\"img\" aria-labelledby=\"{id}-plot-title\" aria-describedby=\"{id}-plot-desc\">\
-<title id=\"{id}-plot-title\">Measured spread of dot products against d ({} samples each) with the √d curve; after dividing by √d the spread stays near 1</title><desc id=\"{id}-plot-desc\">",
-            coord(P_W),
-            coord(P_H),
-            TREND_SAMPLES.min(self.samples)
-        );
-        let parts: Vec<String> = self
-            .trend
-            .iter()
-            .map(|&(d, s)| {
-                format!(
-                    "d = {d}: spread {} (√d = {})",
-                    num(s, 2),
-                    num((d as f64).sqrt(), 2)
-                )
-            })
-            .collect();
-        out.push_str(&parts.join("; "));
-        out.push_str("</desc><g class=\"mc-w-grid\">");
-        for v in [0.0, 8.0, 16.0, 24.0] {
-            let _ = write!(
-                out,
-                "<line x1=\"{}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\"/>",
-                coord(P_LEFT),
-                coord(P_RIGHT),
-                y = coord(y_of(v))
-            );
+        out.s("<svg class=\"mc-w-svg mc-w-spread-plot\" viewBox=\"0 0 ")
+            .c(P_W)
+            .s(" ")
+            .c(P_H)
+            .s("\" role=\"img\" aria-labelledby=\"")
+            .s(id)
+            .s("-plot-title\" aria-describedby=\"")
+            .s(id)
+            .s("-plot-desc\"><title id=\"")
+            .s(id)
+            .s("-plot-title\">Measured spread of dot products against d (")
+            .u(TREND_SAMPLES.min(self.samples))
+            .s(" samples each) with the √d curve; after dividing by √d the spread stays near 1</title><desc id=\"")
+            .s(id)
+            .s("-plot-desc\">");
+        for (i, &(d, s)) in self.trend.iter().enumerate() {
+            if i > 0 {
+                out.s("; ");
+            }
+            out.s("d = ")
+                .u(d)
+                .s(": spread ")
+                .n(s, 2)
+                .s(" (√d = ")
+                .n((d as f64).sqrt(), 2)
+                .s(")");
         }
-        out.push_str("</g><g class=\"mc-w-tick\">");
+        out.s("</desc><g class=\"mc-w-grid\">");
         for v in [0.0, 8.0, 16.0, 24.0] {
-            let _ = write!(
-                out,
-                "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
-                coord(P_LEFT - 4.0),
-                coord(y_of(v) + 3.5),
-                short(v)
-            );
+            hline(out, P_LEFT, P_RIGHT, y_of(v));
+        }
+        out.s("</g><g class=\"mc-w-tick\">");
+        for v in [0.0, 8.0, 16.0, 24.0] {
+            text(out, "", P_LEFT - 4.0, y_of(v) + 3.5, "end")
+                .s(&short(v))
+                .s("</text>");
         }
         for k in 0..=MAX_POWER {
-            let _ = write!(
-                out,
-                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
-                coord(x_of(k as f64)),
-                coord(P_BASE + 14.0),
-                1usize << k
-            );
+            text(out, "", x_of(k as f64), P_BASE + 14.0, "middle")
+                .u(1usize << k)
+                .s("</text>");
         }
-        let _ = write!(
-            out,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">d</text><text x=\"{}\" y=\"{}\" text-anchor=\"start\">spread</text></g>",
-            coord(P_RIGHT + 10.0),
-            coord(P_BASE + 26.0),
-            coord(P_LEFT),
-            coord(P_TOP - 4.0)
-        );
+        text(out, "", P_RIGHT + 10.0, P_BASE + 26.0, "end").s("d</text>");
+        text(out, "", P_LEFT, P_TOP - 4.0, "start").s("spread</text></g>");
         // √d curve and the line at 1.
-        let curve: Vec<String> = (0..=4 * MAX_POWER)
-            .map(|i| {
-                let k = i as f64 / 4.0;
-                format!("{},{}", coord(x_of(k)), coord(y_of(2f64.powf(k / 2.0))))
-            })
-            .collect();
-        let _ = write!(
-            out,
-            "<polyline class=\"mc-w-curve-sqrt\" fill=\"none\" points=\"{}\"/>\
-<line class=\"mc-w-curve-one\" x1=\"{}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\"/>",
-            curve.join(" "),
-            coord(P_LEFT),
-            coord(P_RIGHT),
-            y = coord(y_of(1.0))
-        );
+        out.s("<polyline class=\"mc-w-curve-sqrt\" fill=\"none\" points=\"");
+        for i in 0..=4 * MAX_POWER {
+            let k = i as f64 / 4.0;
+            if i > 0 {
+                out.s(" ");
+            }
+            out.c(x_of(k)).s(",").c(y_of(2f64.powf(k / 2.0)));
+        }
+        out.s("\"/><line class=\"mc-w-curve-one\"");
+        line_attrs(out, P_LEFT, y_of(1.0), P_RIGHT, y_of(1.0));
         // Current d.
-        let xd = coord(x_of((self.d as f64).log2()));
-        let _ = write!(
+        let xd = x_of((self.d as f64).log2());
+        out.s("<line class=\"mc-w-marker\"");
+        line_attrs(out, xd, P_TOP, xd, P_BASE);
+        text(
             out,
-            "<line class=\"mc-w-marker\" x1=\"{xd}\" y1=\"{}\" x2=\"{xd}\" y2=\"{}\"/>\
-<text class=\"mc-w-marker-label\" x=\"{xd}\" y=\"{}\" text-anchor=\"{}\">d = {}</text>",
-            coord(P_TOP),
-            coord(P_BASE),
-            coord(P_TOP + 8.0),
+            "mc-w-marker-label",
+            xd,
+            P_TOP + 8.0,
             if self.d > 64 { "end" } else { "start" },
-            self.d
-        );
-        // Measured points: circles (raw), squares (scaled).
+        )
+        .s("d = ")
+        .u(self.d)
+        .s("</text>");
+        // Measured points, each kind in one path: circles (raw), squares (scaled).
+        out.s("<path class=\"mc-w-pt-raw\" d=\"");
+        for &(d, s) in &self.trend {
+            let x = x_of((d as f64).log2());
+            out.s("M")
+                .c(x - 3.0)
+                .s(" ")
+                .c(y_of(s))
+                .s("a3 3 0 1 0 6 0a3 3 0 1 0-6 0z");
+        }
+        out.s("\"/><path class=\"mc-w-pt-scaled\" d=\"");
         for &(d, s) in &self.trend {
             let x = x_of((d as f64).log2());
             let scaled = s / (d as f64).sqrt();
-            let _ = write!(
-                out,
-                "<circle class=\"mc-w-pt-raw\" cx=\"{}\" cy=\"{}\" r=\"3\"/>\
-<rect class=\"mc-w-pt-scaled\" x=\"{}\" y=\"{}\" width=\"5\" height=\"5\"/>",
-                coord(x),
-                coord(y_of(s)),
-                coord(x - 2.5),
-                coord(y_of(scaled) - 2.5)
-            );
+            out.s("M")
+                .c(x - 2.5)
+                .s(" ")
+                .c(y_of(scaled) - 2.5)
+                .s("h5v5h-5z");
         }
         // The histogram's own spread.
         let (cx, cy) = (x_of((self.d as f64).log2()), y_of(current));
-        let _ = write!(
-            out,
-            "<path class=\"mc-w-pt-current\" d=\"M{} {}L{} {}L{} {}L{} {}Z\"/></svg>",
-            coord(cx),
-            coord(cy - 5.0),
-            coord(cx + 5.0),
-            coord(cy),
-            coord(cx),
-            coord(cy + 5.0),
-            coord(cx - 5.0),
-            coord(cy)
-        );
-        out
+        out.s("\"/><path class=\"mc-w-pt-current\" d=\"M")
+            .c(cx)
+            .s(" ")
+            .c(cy - 5.0)
+            .s("L")
+            .c(cx + 5.0)
+            .s(" ")
+            .c(cy)
+            .s("L")
+            .c(cx)
+            .s(" ")
+            .c(cy + 5.0)
+            .s("L")
+            .c(cx - 5.0)
+            .s(" ")
+            .c(cy)
+            .s("Z\"/></svg>");
     }
 
-    fn readouts(&self, id: &str, s: f64) -> String {
+    fn readouts(&self, out: &mut String, id: &str, s: f64) {
         let sd = self.sqrt_d();
-        let mut out =
-            format!("<dl class=\"mc-w-readouts\" id=\"{id}-readouts\" aria-live=\"polite\">");
-        let _ = write!(
-            out,
-            "<div><dt>Dimension</dt><dd>d = <strong data-value=\"d\">{}</strong>, √d = <span data-value=\"sqrt-d\">{}</span> \
-<span class=\"mc-w-note\">(<span data-value=\"samples\">{}</span> random pairs)</span></dd></div>",
-            self.d,
-            num(sd, 2),
-            self.samples
-        );
+        out.s("<dl class=\"mc-w-readouts\" id=\"")
+            .s(id)
+            .s("-readouts\" aria-live=\"polite\"><div><dt>Dimension</dt><dd>d = <strong data-value=\"d\">")
+            .u(self.d)
+            .s("</strong>, √d = <span data-value=\"sqrt-d\">")
+            .n(sd, 2)
+            .s("</span> <span class=\"mc-w-note\">(<span data-value=\"samples\">")
+            .u(self.samples)
+            .s("</span> random pairs)</span></dd></div>");
         let (what, expected, name) = if self.scale {
             ("Spread after dividing by √d", 1.0, "1")
         } else {
             ("Spread of the dot products", sd, "√d")
         };
-        let ratio = s / expected;
-        let _ = write!(
-            out,
-            "<div><dt>{what}</dt><dd><strong data-value=\"spread\">{}</strong> (standard deviation) vs {name} = \
-<span data-value=\"expected\">{}</span> <span class=\"mc-w-note\">(ratio <span data-value=\"ratio\">{}</span>)</span></dd></div>",
-            num(s, 2),
-            num(expected, 2),
-            num(ratio, 2)
-        );
-        let note = if self.scale {
-            format!(
-                "Scores of typical size ±1, whatever d is: softmax stays soft. The histogram keeps the raw axis \
-(±4√d), so you see the samples squeezed by √d = {}.",
-                num(sd, 2)
-            )
+        out.s("<div><dt>")
+            .s(what)
+            .s("</dt><dd><strong data-value=\"spread\">")
+            .n(s, 2)
+            .s("</strong> (standard deviation) vs ")
+            .s(name)
+            .s(" = <span data-value=\"expected\">")
+            .n(expected, 2)
+            .s("</span> <span class=\"mc-w-note\">(ratio <span data-value=\"ratio\">")
+            .n(s / expected, 2)
+            .s("</span>)</span></dd></div><div><dt>So</dt><dd>");
+        if self.scale {
+            out.s("Scores of typical size ±1, whatever d is: softmax stays soft. The histogram keeps the raw axis \
+(±4√d), so you see the samples squeezed by √d = ")
+                .n(sd, 2)
+                .s(".");
         } else if self.d >= 16 {
-            format!("Scores of typical size ±{}: fed to softmax, they make one token win nearly everything.", num(sd, 1))
+            out.s("Scores of typical size ±")
+                .n(sd, 1)
+                .s(": fed to softmax, they make one token win nearly everything.");
         } else {
-            format!(
-                "Scores of typical size ±{}; they grow like √d as d grows.",
-                num(sd, 1)
-            )
-        };
-        let _ = write!(out, "<div><dt>So</dt><dd>{note}</dd></div></dl>");
-        out
+            out.s("Scores of typical size ±")
+                .n(sd, 1)
+                .s("; they grow like √d as d grows.");
+        }
+        out.s("</dd></div></dl>");
     }
 
-    fn controls(&self, id: &str) -> String {
+    fn controls(&self, out: &mut String, id: &str) {
         let power = (self.d as f64).log2().round() as u32;
-        let mut out = String::from(
-            "<fieldset class=\"mc-w-controls\"><legend>Dimension and scaling</legend>",
-        );
-        let _ = write!(
-            out,
-            "<label class=\"mc-w-control\" for=\"{id}-d-power\"><span class=\"mc-w-control-label\">d (powers of 2)</span>\
-<input type=\"range\" id=\"{id}-d-power\" name=\"d-power\" min=\"0\" max=\"{MAX_POWER}\" step=\"1\" value=\"{power}\" \
-aria-valuetext=\"d = {}\"><output class=\"mc-w-control-value\" for=\"{id}-d-power\">{}</output></label>",
-            1usize << power,
-            self.d
-        );
-        let _ = write!(
-            out,
-            "<label class=\"mc-w-control\" for=\"{id}-d\"><span class=\"mc-w-control-label\">d (any, 1 to {MAX_D})</span>\
-<input type=\"number\" id=\"{id}-d\" name=\"d\" min=\"1\" max=\"{MAX_D}\" step=\"1\" value=\"{}\" inputmode=\"numeric\"></label>",
-            self.d
-        );
-        let _ = write!(
-            out,
-            "<label class=\"mc-w-control mc-w-check\" for=\"{id}-scale\"><input type=\"checkbox\" id=\"{id}-scale\" name=\"scale\" value=\"true\"{}>\
-<span class=\"mc-w-control-label\">Divide by √d</span></label>",
-            if self.scale { " checked" } else { "" }
-        );
-        out.push_str(&button("resample", "Resample"));
-        out.push_str("</fieldset>");
-        out
+        out.s("<fieldset class=\"mc-w-controls\"><legend>Dimension and scaling</legend>\
+<label class=\"mc-w-control\" for=\"")
+            .s(id)
+            .s("-d-power\"><span class=\"mc-w-control-label\">d (powers of 2)</span><input type=\"range\" id=\"")
+            .s(id)
+            .s("-d-power\" name=\"d-power\" min=\"0\" max=\"")
+            .u(MAX_POWER as usize)
+            .s("\" step=\"1\" value=\"")
+            .u(power as usize)
+            .s("\" aria-valuetext=\"d = ")
+            .u(1usize << power)
+            .s("\"><output class=\"mc-w-control-value\" for=\"")
+            .s(id)
+            .s("-d-power\">")
+            .u(self.d)
+            .s("</output></label><label class=\"mc-w-control\" for=\"")
+            .s(id)
+            .s("-d\"><span class=\"mc-w-control-label\">d (any, 1 to ")
+            .u(MAX_D)
+            .s(")</span><input type=\"number\" id=\"")
+            .s(id)
+            .s("-d\" name=\"d\" min=\"1\" max=\"")
+            .u(MAX_D)
+            .s("\" step=\"1\" value=\"")
+            .u(self.d)
+            .s("\" inputmode=\"numeric\"></label><label class=\"mc-w-control mc-w-check\" for=\"")
+            .s(id)
+            .s("-scale\"><input type=\"checkbox\" id=\"")
+            .s(id)
+            .s("-scale\" name=\"scale\" value=\"true\"")
+            .s(if self.scale { " checked" } else { "" })
+            .s("><span class=\"mc-w-control-label\">Divide by √d</span></label>");
+        push_button(out, "resample", "Resample");
+        out.s("</fieldset>");
     }
 
     fn set_d(&mut self, d: usize) {
@@ -477,6 +534,8 @@ impl Widget for SqrtD {
             dots: Vec::new(),
             trend,
             seed_rng: Rng::new(seed),
+            cache: Vec::new(),
+            cache_d: d,
         };
         w.resample();
         Ok(w)
@@ -486,11 +545,12 @@ impl Widget for SqrtD {
         let id = esc(id);
         let shown = self.shown();
         let s = spread(&shown);
-        let mut out = String::from("<div class=\"mc-w-sqrt-d\">");
-        out.push_str(&self.histogram(&id, &shown, s));
-        out.push_str(&self.readouts(&id, s));
-        out.push_str(&self.controls(&id));
-        out.push_str(&self.spread_plot(&id, s));
+        let mut out = String::with_capacity(8192);
+        out.s("<div class=\"mc-w-sqrt-d\">");
+        self.histogram(&mut out, &id, &shown, s);
+        self.readouts(&mut out, &id, s);
+        self.controls(&mut out, &id);
+        self.spread_plot(&mut out, &id, s);
         out.push_str(
             "<p class=\"mc-w-legend\">● measured spread of the dot products · ── √d · ■ measured spread after dividing by √d · \
 - - 1 · ◆ the histogram above. Horizontal axis: d, doubling at each step.</p></div>",
@@ -510,22 +570,24 @@ impl Widget for SqrtD {
                 _ => {}
             },
             Event::Input { control, value } => {
-                let Ok(x) = value.trim().parse::<f64>() else {
+                let Some(x) = crate::fmt::input_num(value) else {
                     return false;
                 };
                 if !x.is_finite() {
                     return false;
                 }
                 match control {
-                    "d" => self.set_d(x.round().clamp(1.0, MAX_D as f64) as usize),
+                    "d" => self.set_d(clamp(x.round(), 1.0, MAX_D as f64) as usize),
                     "d-power" => {
-                        self.set_d(1usize << (x.round().clamp(0.0, MAX_POWER as f64) as u32))
+                        self.set_d(1usize << (clamp(x.round(), 0.0, MAX_POWER as f64) as u32))
                     }
                     _ => {}
                 }
             }
             Event::Action { action: "resample" } => {
                 self.sample_seed = self.seed_rng.next_u64();
+                self.cache.clear();
+                self.dots.clear();
                 self.resample();
             }
             Event::Action { .. } | Event::Key { .. } | Event::Drag { .. } | Event::Hover { .. } => {
@@ -669,6 +731,15 @@ mod tests {
         assert_eq!(w1.render("a"), w2.render("a"));
         assert_ne!(widget(r#"{"seed":4}"#).dots, widget(r#"{"seed":3}"#).dots);
         assert!(!w1.update(&Event::Action { action: "other" }));
+        // Back and forth over d: every batch is the one drawn for that d and seed.
+        for (d, p) in [(4, "2"), (16, "4"), (4, "2"), (512, "9"), (16, "4")] {
+            assert!(w1.update(&Event::Input {
+                control: "d-power",
+                value: p
+            }));
+            let fresh = sqrt_d::random_dot_products(d, 100, w1.sample_seed).unwrap();
+            assert_eq!(w1.dots, fresh, "d = {d}");
+        }
     }
 
     #[test]
@@ -683,8 +754,11 @@ mod tests {
             );
         }
         let html = w.render("q");
-        assert_eq!(html.matches("class=\"mc-w-pt-raw\"").count(), 10);
-        assert_eq!(html.matches("class=\"mc-w-pt-scaled\"").count(), 10);
+        // One path per kind of point, one subpath per d.
+        assert_eq!(html.matches("class=\"mc-w-pt-raw\"").count(), 1);
+        assert_eq!(html.matches("a3 3 0 1 0 6 0a3 3 0 1 0-6 0z").count(), 10);
+        assert_eq!(html.matches("class=\"mc-w-pt-scaled\"").count(), 1);
+        assert_eq!(html.matches("h5v5h-5z").count(), 10);
         assert!(html.contains("d = 512: spread"));
     }
 

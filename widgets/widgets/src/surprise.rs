@@ -24,6 +24,7 @@ use std::fmt::Write;
 use mathcourse_core::info;
 
 use crate::svg::{coord, esc, num, slider};
+use crate::fmt::clamp;
 use crate::{Event, ParamError, Params, Widget};
 
 /// Smallest probability a slider allows.
@@ -75,7 +76,7 @@ impl Surprise {
                 prob_text(p),
                 num(bits, 2),
                 num(nats, 2),
-                coord((100.0 * bits / max_bits).clamp(0.0, 100.0))
+                coord(clamp(100.0 * bits / max_bits, 0.0, 100.0))
             );
         }
         let (ce_bits, ce_nats) = self.cross_entropy();
@@ -214,11 +215,11 @@ impl Widget for Surprise {
         };
         let Some(k) = control
             .strip_prefix("p-")
-            .and_then(|k| k.parse::<usize>().ok())
+            .and_then(crate::fmt::parse_index)
         else {
             return false;
         };
-        let Ok(x) = value.trim().parse::<f64>() else {
+        let Some(x) = crate::fmt::input_num(value) else {
             return false;
         };
         if !x.is_finite() {
@@ -229,7 +230,7 @@ impl Widget for Surprise {
         };
         // Snap to the slider's grid (avoids 0.30000000000000004) and keep it in range.
         let snapped = ((x / P_STEP).round() * P_STEP * 100.0).round() / 100.0;
-        let snapped = snapped.clamp(P_MIN, 1.0);
+        let snapped = clamp(snapped, P_MIN, 1.0);
         if *p == snapped {
             return false;
         }

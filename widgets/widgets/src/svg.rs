@@ -1,42 +1,26 @@
 //! Small helpers for writing SVG and HTML markup by hand.
 
-use std::fmt::Write;
+use crate::fmt::Put;
 
 /// Escapes text for HTML/SVG content and attribute values.
 pub fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
+    out.e(text);
     out
 }
 
 /// A number with `decimals` places, without `-0`: the form every readout uses.
 pub fn num(x: f64, decimals: usize) -> String {
-    let s = crate::params::fixed(x, decimals);
-    if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') {
-        s[1..].to_string()
-    } else {
-        s
-    }
+    let mut out = String::new();
+    out.n(x, decimals);
+    out
 }
 
 /// A number for SVG coordinates (2 decimals, trailing zeros trimmed).
 pub fn coord(x: f64) -> String {
-    let s = crate::params::fixed(x, 2);
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" || s.is_empty() {
-        "0".to_string()
-    } else {
-        s.to_string()
-    }
+    let mut out = String::new();
+    out.c(x);
+    out
 }
 
 /// A labelled range slider (a real `<input type="range">`).
@@ -51,27 +35,62 @@ pub fn slider(
     shown: &str,
 ) -> String {
     let mut out = String::new();
-    let _ = write!(
-        out,
-        "<label class=\"mc-w-control\" for=\"{id}-{name}\"><span class=\"mc-w-control-label\">{label}</span>\
-<input type=\"range\" id=\"{id}-{name}\" name=\"{name}\" min=\"{}\" max=\"{}\" step=\"{}\" value=\"{}\">\
-<output class=\"mc-w-control-value\" for=\"{id}-{name}\">{}</output></label>",
-        coord(min),
-        coord(max),
-        crate::params::fmt_num(step),
-        crate::params::fmt_num(value),
-        esc(shown)
-    );
+    push_slider(&mut out, id, name, label, (value, min, max, step), shown);
     out
+}
+
+/// [`slider`], appended to `out`; `range` is (value, min, max, step).
+pub fn push_slider(
+    out: &mut String,
+    id: &str,
+    name: &str,
+    label: &str,
+    (value, min, max, step): (f64, f64, f64, f64),
+    shown: &str,
+) {
+    out.s("<label class=\"mc-w-control\" for=\"")
+        .s(id)
+        .s("-")
+        .s(name)
+        .s("\"><span class=\"mc-w-control-label\">")
+        .s(label)
+        .s("</span><input type=\"range\" id=\"")
+        .s(id)
+        .s("-")
+        .s(name)
+        .s("\" name=\"")
+        .s(name)
+        .s("\" min=\"")
+        .c(min)
+        .s("\" max=\"")
+        .c(max)
+        .s("\" step=\"")
+        .g(step)
+        .s("\" value=\"")
+        .g(value)
+        .s("\"><output class=\"mc-w-control-value\" for=\"")
+        .s(id)
+        .s("-")
+        .s(name)
+        .s("\">")
+        .e(shown)
+        .s("</output></label>");
 }
 
 /// A button that sends `action`.
 pub fn button(action: &str, label: &str) -> String {
-    format!(
-        "<button type=\"button\" class=\"mc-w-button\" data-action=\"{}\">{}</button>",
-        esc(action),
-        esc(label)
-    )
+    let mut out = String::new();
+    push_button(&mut out, action, label);
+    out
+}
+
+/// [`button`], appended to `out`.
+pub fn push_button(out: &mut String, action: &str, label: &str) {
+    out.s("<button type=\"button\" class=\"mc-w-button\" data-action=\"")
+        .e(action)
+        .s("\">")
+        .e(label)
+        .s("</button>");
 }
 
 #[cfg(test)]

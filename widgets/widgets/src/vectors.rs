@@ -7,6 +7,7 @@ use std::fmt::Write;
 use mathcourse_core::vector;
 
 use crate::svg::{coord, esc, num, slider};
+use crate::fmt::clamp;
 use crate::{DragPhase, Event, ParamError, Params, Widget};
 
 /// Half-width of the drawing area, in vector units.
@@ -26,7 +27,7 @@ pub struct Vectors {
 
 fn snap(x: f64) -> f64 {
     let v = (x / SNAP).round() * SNAP;
-    let v = v.clamp(-EXTENT, EXTENT);
+    let v = clamp(v, -EXTENT, EXTENT);
     // Avoid -0.0 and float noise such as 1.5000000000000002.
     (v * 10.0).round() / 10.0 + 0.0
 }
@@ -203,7 +204,7 @@ impl Widget for Vectors {
         let before = (self.a, self.b);
         match *event {
             Event::Input { control, value } => {
-                let Ok(x) = value.trim().parse::<f64>() else { return false };
+                let Some(x) = crate::fmt::input_num(value) else { return false };
                 let mut chars = control.chars();
                 let (Some(which), Some(comp)) = (chars.next(), chars.next()) else { return false };
                 let index = match comp {
