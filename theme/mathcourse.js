@@ -16,6 +16,7 @@
 
   var script = document.currentScript;
   var base = script && script.src ? script.src : document.baseURI;
+  var SVG = "http://www.w3.org/2000/svg";
   var KEYS = /^(ArrowLeft|ArrowRight|ArrowUp|ArrowDown|Home|End|PageUp|PageDown)$/;
   var NOTE = "The interactive version needs the book to be served over http(s) " +
     "(for example with mdbook serve); this is a still picture of the widget.";
@@ -72,8 +73,9 @@
 
   var captured = null; // The element under pointer capture, if any.
 
+  var active = null;   // document.activeElement, read once per morph.
+
   function holds(node) {
-    var active = document.activeElement;
     return (active && node.contains(active)) || (captured && node.contains(captured));
   }
 
@@ -106,7 +108,7 @@
     var control = a.nodeName === "INPUT" || a.nodeName === "SELECT";
     if (!control && a.isEqualNode(b)) return; // unchanged subtree: nothing to do
     syncAttributes(a, b);
-    var busy = a === document.activeElement;
+    var busy = a === active;
     if (a.nodeName === "INPUT" && !busy) {
       if (a.type === "checkbox" || a.type === "radio") {
         a.checked = b.hasAttribute("checked");
@@ -136,8 +138,15 @@
       if (!a) {
         live.appendChild(b);
       } else if (sameKind(a, b)) {
-        morphNode(a, b);
-        a = a.nextSibling;
+        if (a.namespaceURI === SVG && !a.firstElementChild && !holds(a)) {
+          // A drawing leaf (shape, text): swapping it is cheaper than patching it.
+          var leaf = a;
+          a = a.nextSibling;
+          if (!leaf.isEqualNode(b)) live.replaceChild(b, leaf);
+        } else {
+          morphNode(a, b);
+          a = a.nextSibling;
+        }
       } else if (holds(a)) {
         live.insertBefore(b, a); // keep the focused / captured element; maybe it matches later
       } else {
@@ -173,7 +182,9 @@
     var t = document.createElement("template");
     t.innerHTML = html;
     var t2 = prof && performance.now();
+    active = document.activeElement;
     morphChildren(this.root, t.content);
+    active = null;
     if (prof) prof.push([t1 - t0, t2 - t1, performance.now() - t2]);
   };
 

@@ -27,7 +27,7 @@
 //! `mc-w-expansion`, `mc-w-controls`, `mc-w-control`, `mc-w-control-label`,
 //! `mc-w-control-value`, `mc-w-check`, `mc-w-svg`, `mc-w-att-bars-svg`, `mc-w-att-bar`,
 //! `mc-w-att-bar-top`, `mc-w-att-bar-value`, `mc-w-att-bar-label`, `mc-w-axis`,
-//! `mc-w-att-heatmap-svg`, `mc-w-heat-cells` (group of the cell `rect`s: give them the
+//! `mc-w-att-heatmap-svg`, `mc-w-heat-cells` (group of the cell shades, one `path` per shade: give them the
 //! fill), `mc-w-heat-values` (group of the value `text`s), `mc-w-heat-value-strong` (a
 //! value on a cell with weight ≥ 50 %: needs the contrasting text colour),
 //! `mc-w-heat-label`, `mc-w-heat-label-selected`, `mc-w-heat-selected` (outline of the
@@ -37,13 +37,11 @@
 //! `data-value` names: `query`, `top`, `top-weight`, `raw-score`, `scaled-score`,
 //! `entropy`, `dk`, `weight-<j>` (bar j, in %), `cell-<i>-<j>` (heatmap, in %).
 
-use std::fmt::Write;
-
 use mathcourse_core::rng::Rng;
 use mathcourse_core::{attention, info, softmax};
 
-use crate::svg::{coord, esc, num, slider};
-use crate::fmt::clamp;
+use crate::fmt::{clamp, Put};
+use crate::svg::{esc, push_slider};
 use crate::{Event, ParamError, Params, Widget};
 
 /// Components per vector (the d_k slider's top end).
@@ -157,206 +155,240 @@ impl Attention {
         }
     }
 
-    fn token_row(&self) -> String {
-        let mut out = String::from(
-            "<div class=\"mc-w-att-tokens\" role=\"radiogroup\" aria-label=\"Query token\">",
-        );
+    fn token_row(&self, out: &mut String) {
+        out.s("<div class=\"mc-w-att-tokens\" role=\"radiogroup\" aria-label=\"Query token\">");
         for (i, tok) in self.tokens.iter().enumerate() {
             let selected = i == self.query;
-            let _ = write!(
-                out,
-                "<button type=\"button\" class=\"mc-w-token{}\" role=\"radio\" aria-checked=\"{selected}\" tabindex=\"{}\" data-action=\"query-{i}\" data-key=\"query\">{}</button>",
-                if selected { " mc-w-token-selected" } else { "" },
-                if selected { 0 } else { -1 },
-                esc(tok)
-            );
+            out.s(if selected {
+                "<button type=\"button\" class=\"mc-w-token mc-w-token-selected\" role=\"radio\" aria-checked=\"true\" tabindex=\"0\""
+            } else {
+                "<button type=\"button\" class=\"mc-w-token\" role=\"radio\" aria-checked=\"false\" tabindex=\"-1\""
+            })
+            .s(" data-action=\"query-")
+            .u(i)
+            .s("\" data-key=\"query\">")
+            .e(tok)
+            .s("</button>");
         }
-        out.push_str("</div>");
-        out
+        out.s("</div>");
     }
 
-    fn bars(&self, id: &str, nums: &Numbers) -> String {
+    fn bars(&self, out: &mut String, id: &str, nums: &Numbers) {
         let n = self.tokens.len();
         let row = &nums.matrix[self.query];
         let (w, h, base, top_y, left) = (320.0, 132.0, 104.0, 18.0, 4.0);
         let col = (w - 2.0 * left) / n as f64;
         let max_chars = ((col / 6.2).floor() as usize).max(2);
-        let listing: Vec<String> = self
-            .tokens
-            .iter()
-            .zip(row)
-            .map(|(t, p)| format!("{} {}%", t, num(p * 100.0, 0)))
-            .collect();
-        let mut out = String::new();
-        let _ = write!(
-            out,
-            "<svg class=\"mc-w-svg mc-w-att-bars-svg\" viewBox=\"0 0 {} {}\" role=\"img\" aria-labelledby=\"{id}-bars-title\">\
-<title id=\"{id}-bars-title\">Attention weights of “{}”: {}</title>",
-            coord(w),
-            coord(h),
-            esc(&self.tokens[self.query]),
-            esc(&listing.join(", "))
-        );
+        out.s("<svg class=\"mc-w-svg mc-w-att-bars-svg\" viewBox=\"0 0 ")
+            .c(w)
+            .s(" ")
+            .c(h)
+            .s("\" role=\"img\" aria-labelledby=\"")
+            .s(id)
+            .s("-bars-title\"><title id=\"")
+            .s(id)
+            .s("-bars-title\">Attention weights of “")
+            .e(&self.tokens[self.query])
+            .s("”: ");
+        for (j, (t, p)) in self.tokens.iter().zip(row).enumerate() {
+            if j > 0 {
+                out.s(", ");
+            }
+            out.e(t).s(" ").n(p * 100.0, 0).s("%");
+        }
+        out.s("</title>");
         for (j, p) in row.iter().enumerate() {
             let x = left + j as f64 * col;
             let bh = p * (base - top_y);
-            let class = if j == nums.top {
-                "mc-w-att-bar mc-w-att-bar-top"
-            } else {
-                "mc-w-att-bar"
-            };
             let cx = x + col / 2.0;
-            let _ = write!(
-                out,
-                "<rect class=\"{class}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\
-<text class=\"mc-w-att-bar-value\" x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"10\" data-value=\"weight-{j}\">{}%</text>\
-<text class=\"mc-w-att-bar-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\">{}</text>",
-                coord(x + col * 0.15),
-                coord(base - bh),
-                coord(col * 0.7),
-                coord(bh),
-                coord(cx),
-                coord(base - bh - 4.0),
-                num(p * 100.0, 0),
-                coord(cx),
-                coord(base + 16.0),
-                esc(&short(&self.tokens[j], max_chars))
-            );
+            out.s(if j == nums.top {
+                "<rect class=\"mc-w-att-bar mc-w-att-bar-top\""
+            } else {
+                "<rect class=\"mc-w-att-bar\""
+            })
+            .s(" x=\"")
+            .c(x + col * 0.15)
+            .s("\" y=\"")
+            .c(base - bh)
+            .s("\" width=\"")
+            .c(col * 0.7)
+            .s("\" height=\"")
+            .c(bh)
+            .s("\"/><text class=\"mc-w-att-bar-value\" x=\"")
+            .c(cx)
+            .s("\" y=\"")
+            .c(base - bh - 4.0)
+            .s("\" text-anchor=\"middle\" font-size=\"10\" data-value=\"weight-")
+            .u(j)
+            .s("\">")
+            .n(p * 100.0, 0)
+            .s("%</text><text class=\"mc-w-att-bar-label\" x=\"")
+            .c(cx)
+            .s("\" y=\"")
+            .c(base + 16.0)
+            .s("\" text-anchor=\"middle\" font-size=\"11\">")
+            .e(&short(&self.tokens[j], max_chars))
+            .s("</text>");
         }
-        let _ = write!(
-            out,
-            "<line class=\"mc-w-axis\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/></svg>",
-            coord(left),
-            coord(base),
-            coord(w - left),
-            coord(base)
-        );
-        out
+        out.s("<line class=\"mc-w-axis\" x1=\"")
+            .c(left)
+            .s("\" y1=\"")
+            .c(base)
+            .s("\" x2=\"")
+            .c(w - left)
+            .s("\" y2=\"")
+            .c(base)
+            .s("\"/></svg>");
     }
 
-    fn heatmap(&self, id: &str, nums: &Numbers) -> String {
+    fn heatmap(&self, out: &mut String, id: &str, nums: &Numbers) {
         let n = self.tokens.len();
         let (w, label_w, head_h) = (320.0, 60.0, 22.0);
         let cell = (w - label_w - 4.0) / n as f64;
         let h = head_h + cell * n as f64 + 4.0;
         let font = clamp(cell * 0.36, 8.0, 12.0);
         let col_chars = ((cell / 6.2).floor() as usize).max(2);
-        let mut out = String::new();
-        let _ = write!(
-            out,
-            "<svg class=\"mc-w-svg mc-w-att-heatmap-svg\" viewBox=\"0 0 {} {}\" role=\"img\" aria-labelledby=\"{id}-heat-title\">\
-<title id=\"{id}-heat-title\">Attention heatmap: row i is query token i, column j key token j, each cell the weight in percent (darker = more); each row sums to 100. The selected row, “{}”, is outlined.</title>",
-            coord(w),
-            coord(h),
-            esc(&self.tokens[self.query])
-        );
+        out.s("<svg class=\"mc-w-svg mc-w-att-heatmap-svg\" viewBox=\"0 0 ")
+            .c(w)
+            .s(" ")
+            .c(h)
+            .s("\" role=\"img\" aria-labelledby=\"")
+            .s(id)
+            .s("-heat-title\"><title id=\"")
+            .s(id)
+            .s("-heat-title\">Attention heatmap: row i is query token i, column j key token j, each cell the weight in percent (darker = more); each row sums to 100. The selected row, “")
+            .e(&self.tokens[self.query])
+            .s("”, is outlined.</title>");
         for (j, tok) in self.tokens.iter().enumerate() {
-            let _ = write!(
-                out,
-                "<text class=\"mc-w-heat-label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"10\">{}</text>",
-                coord(label_w + (j as f64 + 0.5) * cell),
-                coord(head_h - 7.0),
-                esc(&short(tok, col_chars))
-            );
+            out.s("<text class=\"mc-w-heat-label\" x=\"")
+                .c(label_w + (j as f64 + 0.5) * cell)
+                .s("\" y=\"")
+                .c(head_h - 7.0)
+                .s("\" text-anchor=\"middle\" font-size=\"10\">")
+                .e(&short(tok, col_chars))
+                .s("</text>");
         }
         for i in 0..n {
             let selected = i == self.query;
-            let _ = write!(
-                out,
-                "<text class=\"mc-w-heat-label{}\" x=\"{}\" y=\"{}\" text-anchor=\"end\" font-size=\"10\">{}{}</text>",
-                if selected { " mc-w-heat-label-selected" } else { "" },
-                coord(label_w - 5.0),
-                coord(head_h + (i as f64 + 0.5) * cell + 3.5),
-                if selected { "▸ " } else { "" },
-                esc(&short(&self.tokens[i], 8))
-            );
+            out.s(if selected {
+                "<text class=\"mc-w-heat-label mc-w-heat-label-selected\""
+            } else {
+                "<text class=\"mc-w-heat-label\""
+            })
+            .s(" x=\"")
+            .c(label_w - 5.0)
+            .s("\" y=\"")
+            .c(head_h + (i as f64 + 0.5) * cell + 3.5)
+            .s("\" text-anchor=\"end\" font-size=\"10\">")
+            .s(if selected { "▸ " } else { "" })
+            .e(&short(&self.tokens[i], 8))
+            .s("</text>");
         }
-        // Shades (one rect per cell) and values (one text per cell), grouped so the
-        // shared attributes are written once.
-        let c = coord(cell);
-        out.push_str("<g class=\"mc-w-heat-cells\">");
-        for (i, row) in nums.matrix.iter().enumerate() {
-            for (j, p) in row.iter().enumerate() {
-                let _ = write!(
-                    out,
-                    "<rect x=\"{}\" y=\"{}\" width=\"{c}\" height=\"{c}\" fill-opacity=\"{}\"/>",
-                    coord(label_w + j as f64 * cell),
-                    coord(head_h + i as f64 * cell),
-                    coord(0.06 + 0.94 * p)
-                );
+        // Shades: cells grouped by their weight rounded to 10 % (SHADES levels), one path
+        // of squares per level, so the page patches at most 11 elements instead of n².
+        // The exact weights are the values written in the cells.
+        out.s("<g class=\"mc-w-heat-cells\">");
+        let level = |p: f64| (clamp(p, 0.0, 1.0) * SHADES).round() as usize;
+        for k in 0..=SHADES as usize {
+            let mut any = false;
+            for (i, row) in nums.matrix.iter().enumerate() {
+                for (j, &p) in row.iter().enumerate() {
+                    if level(p) != k {
+                        continue;
+                    }
+                    if !any {
+                        any = true;
+                        out.s("<path fill-opacity=\"")
+                            .c(0.06 + 0.94 * k as f64 / SHADES)
+                            .s("\" d=\"");
+                    }
+                    out.s("M")
+                        .c(label_w + j as f64 * cell)
+                        .s(" ")
+                        .c(head_h + i as f64 * cell)
+                        .s("h")
+                        .c(cell)
+                        .s("v")
+                        .c(cell)
+                        .s("h-")
+                        .c(cell)
+                        .s("z");
+                }
+            }
+            if any {
+                out.s("\"/>");
             }
         }
-        let _ = write!(
-            out,
-            "</g><g class=\"mc-w-heat-values\" text-anchor=\"middle\" font-size=\"{}\">",
-            coord(font)
-        );
+        out.s("</g><g class=\"mc-w-heat-values\" text-anchor=\"middle\" font-size=\"")
+            .c(font)
+            .s("\">");
         for (i, row) in nums.matrix.iter().enumerate() {
             for (j, p) in row.iter().enumerate() {
-                let _ = write!(
-                    out,
-                    "<text{} x=\"{}\" y=\"{}\" data-value=\"cell-{i}-{j}\">{}</text>",
-                    if *p >= 0.5 {
-                        " class=\"mc-w-heat-value-strong\""
-                    } else {
-                        ""
-                    },
-                    coord(label_w + (j as f64 + 0.5) * cell),
-                    coord(head_h + (i as f64 + 0.5) * cell + font * 0.35),
-                    num(p * 100.0, 0)
-                );
+                out.s(if *p >= 0.5 {
+                    "<text class=\"mc-w-heat-value-strong\" x=\""
+                } else {
+                    "<text x=\""
+                })
+                .c(label_w + (j as f64 + 0.5) * cell)
+                .s("\" y=\"")
+                .c(head_h + (i as f64 + 0.5) * cell + font * 0.35)
+                .s("\" data-value=\"cell-")
+                .u(i)
+                .s("-")
+                .u(j)
+                .s("\">")
+                .n(p * 100.0, 0)
+                .s("</text>");
             }
         }
-        out.push_str("</g>");
-        let _ = write!(
-            out,
-            "<rect class=\"mc-w-heat-selected\" fill=\"none\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></svg>",
-            coord(label_w),
-            coord(head_h + self.query as f64 * cell),
-            coord(cell * n as f64),
-            coord(cell)
-        );
-        out
+        out.s("</g><rect class=\"mc-w-heat-selected\" fill=\"none\" x=\"")
+            .c(label_w)
+            .s("\" y=\"")
+            .c(head_h + self.query as f64 * cell)
+            .s("\" width=\"")
+            .c(cell * n as f64)
+            .s("\" height=\"")
+            .c(cell)
+            .s("\"/></svg>");
     }
 
-    fn readouts(&self, id: &str, nums: &Numbers) -> String {
+    fn readouts(&self, out: &mut String, id: &str, nums: &Numbers) {
         let row = &nums.matrix[self.query];
         let raw = nums.raw[nums.top];
-        let mut out = String::new();
-        let _ = write!(
-            out,
-            "<dl class=\"mc-w-readouts\" id=\"{id}-readouts\" aria-live=\"polite\">\
-<div><dt>top attention</dt><dd>“<span data-value=\"query\">{}</span>” attends most to “<strong data-value=\"top\">{}</strong>” · <strong data-value=\"top-weight\">{}%</strong></dd></div>\
-<div><dt>raw score q·k</dt><dd><span data-value=\"raw-score\">{}</span>",
-            esc(&self.tokens[self.query]),
-            esc(&self.tokens[nums.top]),
-            num(row[nums.top] * 100.0, 1),
-            num(raw, 2)
-        );
+        out.s("<dl class=\"mc-w-readouts\" id=\"")
+            .s(id)
+            .s("-readouts\" aria-live=\"polite\"><div><dt>top attention</dt><dd>“<span data-value=\"query\">")
+            .e(&self.tokens[self.query])
+            .s("</span>” attends most to “<strong data-value=\"top\">")
+            .e(&self.tokens[nums.top])
+            .s("</strong>” · <strong data-value=\"top-weight\">")
+            .n(row[nums.top] * 100.0, 1)
+            .s("%</strong></dd></div><div><dt>raw score q·k</dt><dd><span data-value=\"raw-score\">")
+            .n(raw, 2)
+            .s("</span>");
         if self.scale {
-            let _ = write!(
-                out,
-                " <span class=\"mc-w-expansion\">÷ √{} = <span data-value=\"scaled-score\">{}</span></span>",
-                self.dk,
-                num(raw / (self.dk as f64).sqrt(), 2)
-            );
+            out.s(" <span class=\"mc-w-expansion\">÷ √")
+                .u(self.dk)
+                .s(" = <span data-value=\"scaled-score\">")
+                .n(raw / (self.dk as f64).sqrt(), 2)
+                .s("</span></span>");
         } else {
-            let _ = write!(
-                out,
-                " <span class=\"mc-w-expansion\">(unscaled: <span data-value=\"scaled-score\">{}</span>)</span>",
-                num(raw, 2)
-            );
+            out.s(" <span class=\"mc-w-expansion\">(unscaled: <span data-value=\"scaled-score\">")
+                .n(raw, 2)
+                .s("</span>)</span>");
         }
-        let _ = write!(
-            out,
-            "</dd></div><div><dt>row entropy</dt><dd><span data-value=\"entropy\">{}</span> bits <span class=\"mc-w-note\">(uniform over {} tokens: {} bits)</span></dd></div></dl>",
-            num(nums.entropy_bits, 2),
-            self.tokens.len(),
-            num((self.tokens.len() as f64).log2(), 2)
-        );
-        out
+        out.s("</dd></div><div><dt>row entropy</dt><dd><span data-value=\"entropy\">")
+            .n(nums.entropy_bits, 2)
+            .s("</span> bits <span class=\"mc-w-note\">(uniform over ")
+            .u(self.tokens.len())
+            .s(" tokens: ")
+            .n((self.tokens.len() as f64).log2(), 2)
+            .s(" bits)</span></dd></div></dl>");
     }
 }
+
+/// Shade levels of the heatmap cells (weights rounded to 1/SHADES).
+const SHADES: f64 = 10.0;
 
 impl Widget for Attention {
     const NAME: &'static str = "attention";
@@ -424,41 +456,46 @@ impl Widget for Attention {
     fn render(&self, id: &str) -> String {
         let id = esc(id);
         let nums = self.numbers();
-        let mut out = String::from("<div class=\"mc-w-attention\">");
-        let _ = write!(out, "<p class=\"mc-w-note\" id=\"{id}-pick\">Choose a query token (arrow keys move along the row):</p>");
-        out.push_str(&self.token_row());
-        out.push_str(&self.bars(&id, &nums));
-        out.push_str("<div class=\"mc-w-side\">");
-        out.push_str(&self.readouts(&id, &nums));
-        out.push_str("<fieldset class=\"mc-w-controls\"><legend>Attention settings</legend>");
-        let dk_shown = self.dk.to_string();
-        out.push_str(&slider(
+        let mut out = String::with_capacity(12288);
+        out.s("<div class=\"mc-w-attention\"><p class=\"mc-w-note\" id=\"")
+            .s(&id)
+            .s("-pick\">Choose a query token (arrow keys move along the row):</p>");
+        self.token_row(&mut out);
+        self.bars(&mut out, &id, &nums);
+        out.s("<div class=\"mc-w-side\">");
+        self.readouts(&mut out, &id, &nums);
+        out.s("<fieldset class=\"mc-w-controls\"><legend>Attention settings</legend>");
+        let mut dk_shown = String::new();
+        dk_shown.u(self.dk);
+        push_slider(
+            &mut out,
             &id,
             "dk",
             "key dimension d<sub>k</sub>",
-            self.dk as f64,
-            1.0,
-            MAX_DK as f64,
-            1.0,
+            (self.dk as f64, 1.0, MAX_DK as f64, 1.0),
             &dk_shown,
-        ));
-        let _ = write!(
-            out,
-            "<label class=\"mc-w-control mc-w-check\" for=\"{id}-scale\"><input type=\"checkbox\" id=\"{id}-scale\" name=\"scale\"{}> <span class=\"mc-w-control-label\">scale by √d<sub>k</sub></span></label></fieldset></div>",
-            if self.scale { " checked" } else { "" }
         );
-        out.push_str(&self.heatmap(&id, &nums));
-        let source = match self.seeded {
-            None => "These 8-component query and key vectors were set by hand (features such as “animate subject”, “verb”, “noun”); trained models learn their own.".to_string(),
-            Some(seed) => format!("Query and key vectors drawn at random (seed {seed}), so the pattern has no linguistic meaning."),
+        out.s("<label class=\"mc-w-control mc-w-check\" for=\"")
+            .s(&id)
+            .s("-scale\"><input type=\"checkbox\" id=\"")
+            .s(&id)
+            .s("-scale\" name=\"scale\"")
+            .s(if self.scale { " checked" } else { "" })
+            .s("> <span class=\"mc-w-control-label\">scale by √d<sub>k</sub></span></label></fieldset></div>");
+        self.heatmap(&mut out, &id, &nums);
+        out.s("<p class=\"mc-w-note\">Each row is softmax(q·k<sub>j</sub>")
+            .s(if self.scale { " / √d<sub>k</sub>" } else { "" })
+            .s(") over the keys, using the first <span data-value=\"dk\">")
+            .u(self.dk)
+            .s("</span> components. ");
+        match self.seeded {
+            None => out.s("These 8-component query and key vectors were set by hand (features such as “animate subject”, “verb”, “noun”); trained models learn their own."),
+            Some(seed) => out
+                .s("Query and key vectors drawn at random (seed ")
+                .u(seed as usize)
+                .s("), so the pattern has no linguistic meaning."),
         };
-        let _ = write!(
-            out,
-            "<p class=\"mc-w-note\">Each row is softmax(q·k<sub>j</sub>{}) over the keys, using the first <span data-value=\"dk\">{}</span> components. {}</p></div>",
-            if self.scale { " / √d<sub>k</sub>" } else { "" },
-            self.dk,
-            source
-        );
+        out.s("</p></div>");
         out
     }
 
@@ -514,6 +551,7 @@ impl Widget for Attention {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::svg::num;
 
     fn widget(json: &str) -> Attention {
         Attention::from_params(&Params::from_json(json).unwrap()).unwrap()
@@ -724,7 +762,11 @@ mod tests {
         );
         let html = w.render("x");
         assert!(html.len() < 30_000, "{}", html.len());
-        assert_eq!(html.matches("fill-opacity").count(), 100);
+        // One square per cell, grouped in at most 11 shade paths.
+        let cells = &html[html.find("mc-w-heat-cells").unwrap()..];
+        let cells = &cells[..cells.find("</g>").unwrap()];
+        assert_eq!(cells.matches('M').count(), 100);
+        assert!(cells.matches("fill-opacity").count() <= 11);
         assert_eq!(html.matches("data-value=\"cell-").count(), 100);
         assert!(
             html.contains("ext…"),
