@@ -23,7 +23,8 @@ use std::fmt::Write;
 
 use mathcourse_core::descent::{gd_1d, Function1D};
 
-use crate::svg::{button, coord, esc, num, slider};
+use crate::descent::{self, snap, Descent};
+use crate::svg::{coord, esc, num};
 use crate::fmt::clamp;
 use crate::{Event, ParamError, Params, Widget};
 
@@ -32,7 +33,6 @@ const LR_RANGE: (f64, f64) = (0.01, 1.2);
 const X0_RANGE: (f64, f64) = (-1.0, 5.0);
 const RIPPLE_RANGE: (f64, f64) = (0.0, 2.0);
 /// Steps taken by the Run button.
-const RUN_STEPS: usize = 20;
 /// The widget stops stepping after this many steps.
 const MAX_T: usize = 1000;
 /// |x| beyond this counts as diverged (far outside the chart): stepping stops.
@@ -111,12 +111,6 @@ impl Status {
             other => other.as_str(),
         }
     }
-}
-
-fn snap(x: f64, step: f64, (lo, hi): (f64, f64)) -> f64 {
-    let v = clamp((clamp(x, lo, hi) / step).round() * step, lo, hi);
-    // Trim float noise such as 0.30000000000000004.
-    (v * 1e6).round() / 1e6 + 0.0
 }
 
 /// Keeps SVG coordinates short even for far-off points (they are clipped anyway).
@@ -355,32 +349,7 @@ impl Gd1d {
             .iter()
             .map(|&xi| self.to_svg(xi, f.value(xi)))
             .collect();
-        if pts.len() > 1 {
-            out.push_str("<polyline class=\"mc-w-gd-path\" fill=\"none\" points=\"");
-            for (i, (sx, sy)) in pts.iter().enumerate() {
-                let _ = write!(
-                    out,
-                    "{}{},{}",
-                    if i == 0 { "" } else { " " },
-                    coord(*sx),
-                    coord(*sy)
-                );
-            }
-            out.push_str("\"/>");
-        }
-        for (i, (sx, sy)) in pts.iter().enumerate() {
-            let class = if i == 0 && first == 0 {
-                "mc-w-gd-dot mc-w-gd-start"
-            } else {
-                "mc-w-gd-dot"
-            };
-            let _ = write!(
-                out,
-                "<circle class=\"{class}\" cx=\"{}\" cy=\"{}\" r=\"2.6\"/>",
-                coord(*sx),
-                coord(*sy)
-            );
-        }
+        descent::trajectory(&mut out, &pts, first == 0, "2.6");
         // Tangent at the current point (slope f'(x)), half a unit either side.
         let slope = f.derivative(x);
         let (tx1, ty1) = self.to_svg(x - 0.5, fx - 0.5 * slope);
@@ -517,72 +486,42 @@ impl Widget for Gd1d {
         out.push_str(&self.drawing(&id));
         out.push_str("<div class=\"mc-w-side\">");
         out.push_str(&self.readouts(&id));
-        out.push_str("<fieldset class=\"mc-w-controls\"><legend>Descent settings</legend>");
-        out.push_str(&slider(
+        descent::controls(
+            &mut out,
             &id,
-            "lr",
-            "learning rate η",
-            self.lr,
-            LR_RANGE.0,
-            LR_RANGE.1,
-            0.01,
-            &num(self.lr, 2),
-        ));
-        out.push_str(&slider(
-            &id,
-            "x0",
-            "start x<sub>0</sub>",
-            self.x0,
-            X0_RANGE.0,
-            X0_RANGE.1,
-            0.1,
-            &num(self.x0, 1),
-        ));
-        out.push_str("<div class=\"mc-w-buttons\">");
-        out.push_str(&button("step", "Step"));
-        out.push_str(&button("run", &format!("Run {RUN_STEPS} steps")));
-        out.push_str(&button("reset", "Reset"));
-        out.push_str("</div><p class=\"mc-w-note\">Moving a slider restarts from x<sub>0</sub>.</p></fieldset></div></div>");
+            [
+                ("lr", "learning rate η", 2, LR_RANGE.0, LR_RANGE.1, 0.01),
+                ("x0", "start x<sub>0</sub>", 1, X0_RANGE.0, X0_RANGE.1, 0.1),
+            ],
+            [self.lr, self.x0],
+            "Moving a slider restarts from x<sub>0</sub>.",
+        );
+        out.push_str("</div></div>");
         out
     }
 
     fn update(&mut self, event: &Event) -> bool {
         let before = (self.lr, self.x0, self.xs.len(), self.diverged);
-        match *event {
-            Event::Input { control, value } => {
-                let Some(v) = crate::fmt::input_num(value) else {
-                    return false;
-                };
-                if !v.is_finite() {
-                    return false;
-                }
-                match control {
-                    "lr" => {
-                        let lr = snap(v, 0.01, LR_RANGE);
-                        if lr != self.lr {
-                            self.lr = lr;
-                            self.reset();
-                        }
-                    }
-                    "x0" => {
-                        let x0 = snap(v, 0.1, X0_RANGE);
-                        if x0 != self.x0 {
-                            self.x0 = x0;
-                            self.reset();
-                        }
-                    }
-                    _ => return false,
-                }
-            }
-            Event::Action { action } => match action {
-                "step" => self.step(1),
-                "run" => self.step(RUN_STEPS),
-                "reset" => self.reset(),
-                _ => return false,
-            },
-            Event::Key { .. } | Event::Drag { .. } | Event::Hover { .. } => return false,
-        }
-        (self.lr, self.x0, self.xs.len(), self.diverged) != before
+        descent::apply(self, event).is_some()
+            && (self.lr, self.x0, self.xs.len(), self.diverged) != before
+    }
+}
+
+impl Descent for Gd1d {
+    fn step(&mut self, n: usize) {
+        Gd1d::step(self, n);
+    }
+
+    fn reset(&mut self) {
+        Gd1d::reset(self);
+    }
+
+    fn knobs(&mut self) -> [&mut f64; 2] {
+        [&mut self.lr, &mut self.x0]
+    }
+
+    fn knob_specs(&self) -> [(&'static str, f64, (f64, f64)); 2] {
+        [("lr", 0.01, LR_RANGE), ("x0", 0.1, X0_RANGE)]
     }
 }
 

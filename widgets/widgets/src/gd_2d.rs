@@ -23,7 +23,8 @@ use std::fmt::Write;
 
 use mathcourse_core::descent::{gd_2d_momentum, Trajectory2D, Valley};
 
-use crate::svg::{button, coord, esc, num, slider};
+use crate::descent::{self, snap, Descent};
+use crate::svg::{coord, esc, num};
 use crate::fmt::clamp;
 use crate::{Event, ParamError, Params, Widget};
 
@@ -35,7 +36,6 @@ const MOMENTUM_STEP: f64 = 0.01;
 const CURVATURE_RANGE: (f64, f64) = (0.05, 100.0);
 const START_RANGE: (f64, f64) = (-10.0, 10.0);
 /// Steps taken by the Run button.
-const RUN_STEPS: usize = 20;
 /// The widget stops stepping after this many steps.
 const MAX_T: usize = 2000;
 /// A coordinate beyond this counts as diverged (far outside the chart).
@@ -98,11 +98,6 @@ impl Status {
             Status::Diverged => "diverged",
         }
     }
-}
-
-fn snap(x: f64, step: f64, (lo, hi): (f64, f64)) -> f64 {
-    let v = clamp((clamp(x, lo, hi) / step).round() * step, lo, hi);
-    (v * 1e6).round() / 1e6 + 0.0
 }
 
 fn clamp_view(v: f64) -> f64 {
@@ -264,32 +259,7 @@ impl Gd2d {
             .iter()
             .map(|&p| self.to_svg(p))
             .collect();
-        if pts.len() > 1 {
-            out.push_str("<polyline class=\"mc-w-gd-path\" fill=\"none\" points=\"");
-            for (i, (x, y)) in pts.iter().enumerate() {
-                let _ = write!(
-                    out,
-                    "{}{},{}",
-                    if i == 0 { "" } else { " " },
-                    coord(*x),
-                    coord(*y)
-                );
-            }
-            out.push_str("\"/>");
-        }
-        for (i, (x, y)) in pts.iter().enumerate() {
-            let class = if i == 0 && first == 0 {
-                "mc-w-gd-dot mc-w-gd-start"
-            } else {
-                "mc-w-gd-dot"
-            };
-            let _ = write!(
-                out,
-                "<circle class=\"{class}\" cx=\"{}\" cy=\"{}\" r=\"2.2\"/>",
-                coord(*x),
-                coord(*y)
-            );
-        }
+        descent::trajectory(&mut out, &pts, first == 0, "2.2");
         let (x, y) = self.to_svg([t1, t2]);
         let _ = write!(
             out,
@@ -396,32 +366,24 @@ impl Widget for Gd2d {
         out.push_str(&self.drawing(&id));
         out.push_str("<div class=\"mc-w-side\">");
         out.push_str(&self.readouts(&id));
-        out.push_str("<fieldset class=\"mc-w-controls\"><legend>Descent settings</legend>");
-        out.push_str(&slider(
+        descent::controls(
+            &mut out,
             &id,
-            "lr",
-            "learning rate η",
-            self.lr,
-            LR_RANGE.0,
-            self.lr_max,
-            LR_STEP,
-            &num(self.lr, 3),
-        ));
-        out.push_str(&slider(
-            &id,
-            "momentum",
-            "momentum μ",
-            self.momentum,
-            MOMENTUM_RANGE.0,
-            MOMENTUM_RANGE.1,
-            MOMENTUM_STEP,
-            &num(self.momentum, 2),
-        ));
-        out.push_str("<div class=\"mc-w-buttons\">");
-        out.push_str(&button("step", "Step"));
-        out.push_str(&button("run", &format!("Run {RUN_STEPS} steps")));
-        out.push_str(&button("reset", "Reset"));
-        out.push_str("</div><p class=\"mc-w-note\">Moving a slider restarts from θ<sub>0</sub>.</p></fieldset></div></div>");
+            [
+                ("lr", "learning rate η", 3, LR_RANGE.0, self.lr_max, LR_STEP),
+                (
+                    "momentum",
+                    "momentum μ",
+                    2,
+                    MOMENTUM_RANGE.0,
+                    MOMENTUM_RANGE.1,
+                    MOMENTUM_STEP,
+                ),
+            ],
+            [self.lr, self.momentum],
+            "Moving a slider restarts from θ<sub>0</sub>.",
+        );
+        out.push_str("</div></div>");
         out
     }
 
@@ -432,46 +394,34 @@ impl Widget for Gd2d {
             self.path.points.len(),
             self.path.diverged,
         );
-        match *event {
-            Event::Input { control, value } => {
-                let Some(v) = crate::fmt::input_num(value) else {
-                    return false;
-                };
-                if !v.is_finite() {
-                    return false;
-                }
-                match control {
-                    "lr" => {
-                        let lr = snap(v, LR_STEP, (LR_RANGE.0, self.lr_max));
-                        if lr != self.lr {
-                            self.lr = lr;
-                            self.reset();
-                        }
-                    }
-                    "momentum" => {
-                        let m = snap(v, MOMENTUM_STEP, MOMENTUM_RANGE);
-                        if m != self.momentum {
-                            self.momentum = m;
-                            self.reset();
-                        }
-                    }
-                    _ => return false,
-                }
-            }
-            Event::Action { action } => match action {
-                "step" => self.step(1),
-                "run" => self.step(RUN_STEPS),
-                "reset" => self.reset(),
-                _ => return false,
-            },
-            Event::Key { .. } | Event::Drag { .. } | Event::Hover { .. } => return false,
-        }
-        (
-            self.lr,
-            self.momentum,
-            self.path.points.len(),
-            self.path.diverged,
-        ) != before
+        descent::apply(self, event).is_some()
+            && (
+                self.lr,
+                self.momentum,
+                self.path.points.len(),
+                self.path.diverged,
+            ) != before
+    }
+}
+
+impl Descent for Gd2d {
+    fn step(&mut self, n: usize) {
+        Gd2d::step(self, n);
+    }
+
+    fn reset(&mut self) {
+        Gd2d::reset(self);
+    }
+
+    fn knobs(&mut self) -> [&mut f64; 2] {
+        [&mut self.lr, &mut self.momentum]
+    }
+
+    fn knob_specs(&self) -> [(&'static str, f64, (f64, f64)); 2] {
+        [
+            ("lr", LR_STEP, (LR_RANGE.0, self.lr_max)),
+            ("momentum", MOMENTUM_STEP, MOMENTUM_RANGE),
+        ]
     }
 }
 

@@ -27,6 +27,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod descent;
 pub mod fmt;
 pub mod params;
 pub mod svg;
