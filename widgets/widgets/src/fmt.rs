@@ -23,7 +23,68 @@ pub trait Put {
     fn c(&mut self, x: f64) -> &mut Self;
     /// Shortest text of `x` (as [`crate::params::fmt_num`]).
     fn g(&mut self, x: f64) -> &mut Self;
+    /// Text or a whole number, as is (see [`Piece`]).
+    fn p<T: Piece>(&mut self, piece: T) -> &mut Self;
 }
+
+/// What [`Put::p`] writes as is: text and whole numbers (never floats, which need a
+/// chosen precision: [`Put::n`], [`Put::c`], [`Put::g`]).
+pub trait Piece {
+    /// Appends `self` to `out`.
+    fn put(self, out: &mut String);
+}
+
+impl Piece for &str {
+    fn put(self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl Piece for &String {
+    fn put(self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl Piece for String {
+    fn put(self, out: &mut String) {
+        out.push_str(&self);
+    }
+}
+
+impl Piece for &&str {
+    fn put(self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+impl Piece for char {
+    fn put(self, out: &mut String) {
+        out.push(self);
+    }
+}
+
+impl Piece for bool {
+    fn put(self, out: &mut String) {
+        out.push_str(if self { "true" } else { "false" });
+    }
+}
+
+macro_rules! whole_pieces {
+    ($($t:ty),*) => {$(
+        impl Piece for $t {
+            fn put(self, out: &mut String) {
+                out.i(self as i64);
+            }
+        }
+        impl Piece for &$t {
+            fn put(self, out: &mut String) {
+                out.i(*self as i64);
+            }
+        }
+    )*};
+}
+whole_pieces!(usize, u32, u64, i32, i64);
 
 impl Put for String {
     fn s(&mut self, text: &str) -> &mut Self {
@@ -80,6 +141,11 @@ impl Put for String {
 
     fn g(&mut self, x: f64) -> &mut Self {
         self.push_str(&crate::params::fmt_num(x));
+        self
+    }
+
+    fn p<T: Piece>(&mut self, piece: T) -> &mut Self {
+        piece.put(self);
         self
     }
 }

@@ -19,13 +19,12 @@
 //!
 //! `data-value` names: `t`, `x`, `fx`, `dfx`, `next-x`, `status`, `xmin`.
 
-use std::fmt::Write;
 
 use mathcourse_core::descent::{gd_1d, Function1D};
 
 use crate::descent::{self, snap, Descent};
-use crate::svg::{coord, esc, num};
-use crate::fmt::clamp;
+use crate::svg::{coord, esc};
+use crate::fmt::{clamp, Put};
 use crate::{Event, ParamError, Params, Widget};
 
 /// Slider ranges (also the accepted parameter ranges).
@@ -234,35 +233,14 @@ impl Gd1d {
         let f = self.function();
         let (x, fx) = (self.x(), f.value(self.x()));
         let mut out = String::new();
-        let _ = write!(
-            out,
-            "<svg class=\"mc-w-svg mc-w-gd1d-svg\" viewBox=\"0 0 {} {}\" role=\"img\" aria-labelledby=\"{id}-svg-title\">\
-<title id=\"{id}-svg-title\">Graph of {} for x from {} to {}, with the descent path: step {}, x = {}, f(x) = {}</title>\
-<defs><clipPath id=\"{id}-clip\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath></defs>",
-            coord(VIEW_W),
-            coord(VIEW_H),
-            self.formula(),
-            coord(XMIN),
-            coord(XMAX),
-            self.t(),
-            num(x, 3),
-            num(fx, 3),
-            coord(LEFT),
-            coord(TOP),
-            coord(RIGHT - LEFT),
-            coord(BOTTOM - TOP)
-        );
+        out.s("<svg class=\"mc-w-svg mc-w-gd1d-svg\" viewBox=\"0 0 ").c(VIEW_W).s(" ").c(VIEW_H).s("\" role=\"img\" aria-labelledby=\"").p(id).s("-svg-title\">\
+<title id=\"").p(id).s("-svg-title\">Graph of ").p(self.formula()).s(" for x from ").c(XMIN).s(" to ").c(XMAX).s(", with the descent path: step ").p(self.t()).s(", x = ").n(x, 3).s(", f(x) = ").n(fx, 3).s("</title>\
+<defs><clipPath id=\"").p(id).s("-clip\"><rect x=\"").c(LEFT).s("\" y=\"").c(TOP).s("\" width=\"").c(RIGHT - LEFT).s("\" height=\"").c(BOTTOM - TOP).s("\"/></clipPath></defs>");
         // Grid and ticks.
         out.push_str("<g class=\"mc-w-grid\">");
         for i in (XMIN.ceil() as i64)..=(XMAX.floor() as i64) {
             let (sx, _) = self.to_svg(i as f64, 0.0);
-            let _ = write!(
-                out,
-                "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\"/>",
-                coord(sx),
-                coord(TOP),
-                coord(BOTTOM)
-            );
+            out.s("<line x1=\"").c(sx).s("\" y1=\"").c(TOP).s("\" x2=\"").c(sx).s("\" y2=\"").c(BOTTOM).s("\"/>");
         }
         let (ylo, yhi) = self.y_range;
         let ystep = 5.0;
@@ -274,76 +252,34 @@ impl Gd1d {
         }
         for &y in &yticks {
             let (_, sy) = self.to_svg(0.0, y);
-            let _ = write!(
-                out,
-                "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\"/>",
-                coord(LEFT),
-                coord(sy),
-                coord(RIGHT)
-            );
+            out.s("<line x1=\"").c(LEFT).s("\" y1=\"").c(sy).s("\" x2=\"").c(RIGHT).s("\" y2=\"").c(sy).s("\"/>");
         }
         out.push_str("</g><g class=\"mc-w-axis\">");
-        let _ = write!(
-            out,
-            "<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\"/><line x1=\"{0}\" y1=\"{3}\" x2=\"{0}\" y2=\"{1}\"/>",
-            coord(LEFT),
-            coord(BOTTOM),
-            coord(RIGHT),
-            coord(TOP)
-        );
+        out.s("<line x1=\"").c(LEFT).s("\" y1=\"").c(BOTTOM).s("\" x2=\"").c(RIGHT).s("\" y2=\"").c(BOTTOM).s("\"/><line x1=\"").c(LEFT).s("\" y1=\"").c(TOP).s("\" x2=\"").c(LEFT).s("\" y2=\"").c(BOTTOM).s("\"/>");
         out.push_str("</g><g class=\"mc-w-tick-label\" font-size=\"10\">");
         for i in (XMIN.ceil() as i64)..=(XMAX.floor() as i64) {
             let (sx, _) = self.to_svg(i as f64, 0.0);
-            let _ = write!(
-                out,
-                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{i}</text>",
-                coord(sx),
-                coord(BOTTOM + 13.0)
-            );
+            out.s("<text x=\"").c(sx).s("\" y=\"").c(BOTTOM + 13.0).s("\" text-anchor=\"middle\">").p(i).s("</text>");
         }
         for &y in &yticks {
             let (_, sy) = self.to_svg(0.0, y);
-            let _ = write!(
-                out,
-                "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
-                coord(LEFT - 4.0),
-                coord(sy + 3.5),
-                num(y, 0)
-            );
+            out.s("<text x=\"").c(LEFT - 4.0).s("\" y=\"").c(sy + 3.5).s("\" text-anchor=\"end\">").n(y, 0).s("</text>");
         }
-        let _ = write!(
-            out,
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">x</text></g>",
-            coord(RIGHT),
-            coord(BOTTOM + 24.0)
-        );
+        out.s("<text x=\"").c(RIGHT).s("\" y=\"").c(BOTTOM + 24.0).s("\" text-anchor=\"end\">x</text></g>");
         // The curve.
         out.push_str("<path class=\"mc-w-gd-curve\" fill=\"none\" d=\"");
         for i in 0..=SAMPLES {
             let xi = XMIN + (XMAX - XMIN) * i as f64 / SAMPLES as f64;
             let (sx, sy) = self.to_svg(xi, f.value(xi));
-            let _ = write!(
-                out,
-                "{}{} {}",
-                if i == 0 { "M" } else { "L" },
-                coord(sx),
-                coord(sy)
-            );
+            out.p(if i == 0 { "M" } else { "L" }).c(sx).s(" ").c(sy);
         }
         out.push_str("\"/>");
         // Global minimum marker.
         let (mx, my) = self.to_svg(self.global_min, f.value(self.global_min));
-        let _ = write!(
-            out,
-            "<g class=\"mc-w-gd-min\"><line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke-dasharray=\"3 3\"/>\
-<text class=\"mc-w-gd-min-label\" x=\"{0}\" y=\"{3}\" text-anchor=\"middle\" font-size=\"9\">global min</text></g>",
-            coord(mx),
-            coord(my + 4.0),
-            coord(BOTTOM),
-            coord(BOTTOM + 23.0)
-        );
+        out.s("<g class=\"mc-w-gd-min\"><line x1=\"").c(mx).s("\" y1=\"").c(my + 4.0).s("\" x2=\"").c(mx).s("\" y2=\"").c(BOTTOM).s("\" stroke-dasharray=\"3 3\"/>\
+<text class=\"mc-w-gd-min-label\" x=\"").c(mx).s("\" y=\"").c(BOTTOM + 23.0).s("\" text-anchor=\"middle\" font-size=\"9\">global min</text></g>");
         // Trajectory (clipped to the plot box).
-        let _ = write!(out, "<g clip-path=\"url(#{id}-clip)\">");
+        out.s("<g clip-path=\"url(#").p(id).s("-clip)\">");
         let first = self.xs.len().saturating_sub(DRAWN);
         let pts: Vec<(f64, f64)> = self.xs[first..]
             .iter()
@@ -354,34 +290,13 @@ impl Gd1d {
         let slope = f.derivative(x);
         let (tx1, ty1) = self.to_svg(x - 0.5, fx - 0.5 * slope);
         let (tx2, ty2) = self.to_svg(x + 0.5, fx + 0.5 * slope);
-        let _ = write!(
-            out,
-            "<line class=\"mc-w-gd-tangent\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
-            coord(tx1),
-            coord(ty1),
-            coord(tx2),
-            coord(ty2)
-        );
+        out.s("<line class=\"mc-w-gd-tangent\" x1=\"").c(tx1).s("\" y1=\"").c(ty1).s("\" x2=\"").c(tx2).s("\" y2=\"").c(ty2).s("\"/>");
         let (cx, cy) = self.to_svg(x, fx);
-        let _ = write!(
-            out,
-            "<circle class=\"mc-w-gd-current\" cx=\"{0}\" cy=\"{1}\" r=\"5\"/>\
-<text class=\"mc-w-gd-current-label\" x=\"{0}\" y=\"{2}\" text-anchor=\"middle\" font-size=\"10\">x<tspan dy=\"3\" font-size=\"8\">{3}</tspan></text></g>",
-            coord(cx),
-            coord(cy),
-            coord(cy - 9.0),
-            self.t()
-        );
+        out.s("<circle class=\"mc-w-gd-current\" cx=\"").c(cx).s("\" cy=\"").c(cy).s("\" r=\"5\"/>\
+<text class=\"mc-w-gd-current-label\" x=\"").c(cx).s("\" y=\"").c(cy - 9.0).s("\" text-anchor=\"middle\" font-size=\"10\">x<tspan dy=\"3\" font-size=\"8\">").p(self.t()).s("</tspan></text></g>");
         let (ylo, yhi) = self.y_range;
         if !(XMIN..=XMAX).contains(&x) || !(ylo..=yhi).contains(&fx) {
-            let _ = write!(
-                out,
-                "<text class=\"mc-w-note\" x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\">x{} = {} is off the chart</text>",
-                coord((LEFT + RIGHT) / 2.0),
-                coord(TOP + 14.0),
-                sub_digits(self.t()),
-                num(x, 2)
-            );
+            out.s("<text class=\"mc-w-note\" x=\"").c((LEFT + RIGHT) / 2.0).s("\" y=\"").c(TOP + 14.0).s("\" text-anchor=\"middle\" font-size=\"11\">x").p(sub_digits(self.t())).s(" = ").n(x, 2).s(" is off the chart</text>");
         }
         out.push_str("</svg>");
         out
@@ -394,41 +309,21 @@ impl Gd1d {
         let status = self.status();
         let t = self.t();
         let mut out = String::new();
-        let _ = write!(
-            out,
-            "<dl class=\"mc-w-readouts\" id=\"{id}-readouts\" aria-live=\"polite\">\
-<div><dt>step t</dt><dd data-value=\"t\">{t}</dd></div>\
-<div><dt>x<sub>t</sub></dt><dd data-value=\"x\">{}</dd></div>\
-<div><dt>f(x<sub>t</sub>)</dt><dd data-value=\"fx\">{}</dd></div>\
-<div><dt>f′(x<sub>t</sub>)</dt><dd data-value=\"dfx\">{}</dd></div>\
-<div><dt>status</dt><dd><strong class=\"mc-w-status mc-w-status-{}\" data-value=\"status\">{}</strong></dd></div></dl>",
-            num(x, 3),
-            num(fx, 3),
-            num(dfx, 3),
-            status.class(),
-            status.as_str()
-        );
+        out.s("<dl class=\"mc-w-readouts\" id=\"").p(id).s("-readouts\" aria-live=\"polite\">\
+<div><dt>step t</dt><dd data-value=\"t\">").p(t).s("</dd></div>\
+<div><dt>x<sub>t</sub></dt><dd data-value=\"x\">").n(x, 3).s("</dd></div>\
+<div><dt>f(x<sub>t</sub>)</dt><dd data-value=\"fx\">").n(fx, 3).s("</dd></div>\
+<div><dt>f′(x<sub>t</sub>)</dt><dd data-value=\"dfx\">").n(dfx, 3).s("</dd></div>\
+<div><dt>status</dt><dd><strong class=\"mc-w-status mc-w-status-").p(status.class()).s("\" data-value=\"status\">").p(status.as_str()).s("</strong></dd></div></dl>");
         if self.diverged {
             out.push_str("<p class=\"mc-w-note\">|x| blew up: each step overshot farther than the last, so stepping has stopped. Lower the learning rate or press Reset.</p>");
         } else if t >= MAX_T {
-            let _ = write!(out, "<p class=\"mc-w-note\">Stopped after {MAX_T} steps. Press Reset to start again.</p>");
+            out.s("<p class=\"mc-w-note\">Stopped after ").p(MAX_T).s(" steps. Press Reset to start again.</p>");
         } else {
             let next = x - self.lr * dfx;
-            let _ = write!(
-                out,
-                "<p class=\"mc-w-expansion\">Next step: x<sub>{}</sub> = x<sub>{t}</sub> − η·f′(x<sub>{t}</sub>) = {} − {}·({}) = <span data-value=\"next-x\">{}</span></p>",
-                t + 1,
-                num(x, 3),
-                coord(self.lr),
-                num(dfx, 3),
-                num(next, 3)
-            );
+            out.s("<p class=\"mc-w-expansion\">Next step: x<sub>").p(t + 1).s("</sub> = x<sub>").p(t).s("</sub> − η·f′(x<sub>").p(t).s("</sub>) = ").n(x, 3).s(" − ").c(self.lr).s("·(").n(dfx, 3).s(") = <span data-value=\"next-x\">").n(next, 3).s("</span></p>");
         }
-        let _ = write!(
-            out,
-            "<p class=\"mc-w-note\">Global minimum (found on a fine grid) at x ≈ <span data-value=\"xmin\">{}</span>.</p>",
-            num(self.global_min, 3)
-        );
+        out.s("<p class=\"mc-w-note\">Global minimum (found on a fine grid) at x ≈ <span data-value=\"xmin\">").n(self.global_min, 3).s("</span>.</p>");
         out
     }
 }
@@ -482,7 +377,7 @@ impl Widget for Gd1d {
     fn render(&self, id: &str) -> String {
         let id = esc(id);
         let mut out = String::from("<div class=\"mc-w-gd1d\">");
-        let _ = write!(out, "<p class=\"mc-w-caption\">{}</p>", self.formula());
+        out.s("<p class=\"mc-w-caption\">").p(self.formula()).s("</p>");
         out.push_str(&self.drawing(&id));
         out.push_str("<div class=\"mc-w-side\">");
         out.push_str(&self.readouts(&id));
@@ -528,6 +423,8 @@ impl Descent for Gd1d {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::svg::num;
 
     fn widget(json: &str) -> Gd1d {
         Gd1d::from_params(&Params::from_json(json).unwrap()).unwrap()

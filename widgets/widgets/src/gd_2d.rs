@@ -19,13 +19,12 @@
 //!
 //! `data-value` names: `t`, `theta1`, `theta2`, `loss`, `grad-norm`, `status`.
 
-use std::fmt::Write;
 
 use mathcourse_core::descent::{gd_2d_momentum, Trajectory2D, Valley};
 
 use crate::descent::{self, snap, Descent};
-use crate::svg::{coord, esc, num};
-use crate::fmt::clamp;
+use crate::svg::esc;
+use crate::fmt::{clamp, Put};
 use crate::{Event, ParamError, Params, Widget};
 
 /// Accepted learning rates (the slider's top end depends on the valley).
@@ -193,23 +192,9 @@ impl Gd2d {
     fn drawing(&self, id: &str) -> String {
         let [t1, t2] = self.theta();
         let mut out = String::new();
-        let _ = write!(
-            out,
-            "<svg class=\"mc-w-svg mc-w-gd2d-svg\" viewBox=\"0 0 {} {}\" role=\"img\" aria-labelledby=\"{id}-svg-title\">\
-<title id=\"{id}-svg-title\">Contours of L(θ) = ½({}θ₁² + {}θ₂²), minimum at the origin, with the descent path from ({}, {}): step {}, θ = ({}, {})</title>\
-<defs><clipPath id=\"{id}-clip\"><rect x=\"0\" y=\"0\" width=\"{}\" height=\"{}\"/></clipPath></defs><g clip-path=\"url(#{id}-clip)\">",
-            coord(VIEW_W),
-            coord(VIEW_H),
-            coord(self.valley.a),
-            coord(self.valley.b),
-            num(self.start[0], 2),
-            num(self.start[1], 2),
-            self.t(),
-            num(t1, 2),
-            num(t2, 2),
-            coord(VIEW_W),
-            coord(VIEW_H)
-        );
+        out.s("<svg class=\"mc-w-svg mc-w-gd2d-svg\" viewBox=\"0 0 ").c(VIEW_W).s(" ").c(VIEW_H).s("\" role=\"img\" aria-labelledby=\"").p(id).s("-svg-title\">\
+<title id=\"").p(id).s("-svg-title\">Contours of L(θ) = ½(").c(self.valley.a).s("θ₁² + ").c(self.valley.b).s("θ₂²), minimum at the origin, with the descent path from (").n(self.start[0], 2).s(", ").n(self.start[1], 2).s("): step ").p(self.t()).s(", θ = (").n(t1, 2).s(", ").n(t2, 2).s(")</title>\
+<defs><clipPath id=\"").p(id).s("-clip\"><rect x=\"0\" y=\"0\" width=\"").c(VIEW_W).s("\" height=\"").c(VIEW_H).s("\"/></clipPath></defs><g clip-path=\"url(#").p(id).s("-clip)\">");
         // Contours: L = L_ref · 4^k are ellipses with semi-axes √(2L/a), √(2L/b).
         let half = [
             (VIEW_W / 2.0 - PAD) / self.scale,
@@ -228,32 +213,12 @@ impl Gd2d {
             if rx.max(ry) > 4.0 * VIEW_W || rx.max(ry) < 0.5 {
                 continue;
             }
-            let _ = write!(
-                out,
-                "<ellipse cx=\"{}\" cy=\"{}\" rx=\"{}\" ry=\"{}\"><title>L = {}</title></ellipse>",
-                coord(cx),
-                coord(cy),
-                coord(rx),
-                coord(ry),
-                num(level, 3)
-            );
+            out.s("<ellipse cx=\"").c(cx).s("\" cy=\"").c(cy).s("\" rx=\"").c(rx).s("\" ry=\"").c(ry).s("\"><title>L = ").n(level, 3).s("</title></ellipse>");
         }
         out.push_str("</g>");
-        let _ = write!(
-            out,
-            "<g class=\"mc-w-axis\"><line x1=\"0\" y1=\"{0}\" x2=\"{1}\" y2=\"{0}\"/><line x1=\"{2}\" y1=\"0\" x2=\"{2}\" y2=\"{3}\"/></g>\
-<g class=\"mc-w-axis-label\" font-size=\"11\"><text x=\"{4}\" y=\"{5}\" text-anchor=\"end\">θ₁</text><text x=\"{6}\" y=\"14\">θ₂</text></g>\
-<g class=\"mc-w-gd-min\"><path d=\"M{7} {8}l8 8m0 -8l-8 8\"/></g>",
-            coord(cy),
-            coord(VIEW_W),
-            coord(cx),
-            coord(VIEW_H),
-            coord(VIEW_W - 4.0),
-            coord(cy - 5.0),
-            coord(cx + 5.0),
-            coord(cx - 4.0),
-            coord(cy - 4.0)
-        );
+        out.s("<g class=\"mc-w-axis\"><line x1=\"0\" y1=\"").c(cy).s("\" x2=\"").c(VIEW_W).s("\" y2=\"").c(cy).s("\"/><line x1=\"").c(cx).s("\" y1=\"0\" x2=\"").c(cx).s("\" y2=\"").c(VIEW_H).s("\"/></g>\
+<g class=\"mc-w-axis-label\" font-size=\"11\"><text x=\"").c(VIEW_W - 4.0).s("\" y=\"").c(cy - 5.0).s("\" text-anchor=\"end\">θ₁</text><text x=\"").c(cx + 5.0).s("\" y=\"14\">θ₂</text></g>\
+<g class=\"mc-w-gd-min\"><path d=\"M").c(cx - 4.0).s(" ").c(cy - 4.0).s("l8 8m0 -8l-8 8\"/></g>");
         let first = self.path.points.len().saturating_sub(DRAWN);
         let pts: Vec<(f64, f64)> = self.path.points[first..]
             .iter()
@@ -261,20 +226,10 @@ impl Gd2d {
             .collect();
         descent::trajectory(&mut out, &pts, first == 0, "2.2");
         let (x, y) = self.to_svg([t1, t2]);
-        let _ = write!(
-            out,
-            "<circle class=\"mc-w-gd-current\" cx=\"{}\" cy=\"{}\" r=\"4.5\"/></g>",
-            coord(x),
-            coord(y)
-        );
+        out.s("<circle class=\"mc-w-gd-current\" cx=\"").c(x).s("\" cy=\"").c(y).s("\" r=\"4.5\"/></g>");
         let visible = (0.0..=VIEW_W).contains(&x) && (0.0..=VIEW_H).contains(&y);
         if !visible {
-            let _ = write!(
-                out,
-                "<text class=\"mc-w-note\" x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\">θ is off the chart</text>",
-                coord(cx),
-                coord(VIEW_H - 10.0)
-            );
+            out.s("<text class=\"mc-w-note\" x=\"").c(cx).s("\" y=\"").c(VIEW_H - 10.0).s("\" text-anchor=\"middle\" font-size=\"11\">θ is off the chart</text>");
         }
         out.push_str("</svg>");
         out
@@ -285,28 +240,16 @@ impl Gd2d {
         let [t1, t2] = self.theta();
         let status = self.status();
         let mut out = String::new();
-        let _ = write!(
-            out,
-            "<dl class=\"mc-w-readouts\" id=\"{id}-readouts\" aria-live=\"polite\">\
-<div><dt>step t</dt><dd data-value=\"t\">{t}</dd></div>\
-<div><dt>θ</dt><dd>(<span data-value=\"theta1\">{}</span>, <span data-value=\"theta2\">{}</span>)</dd></div>\
-<div><dt>L(θ)</dt><dd data-value=\"loss\">{}</dd></div>\
-<div><dt>‖∇L‖</dt><dd data-value=\"grad-norm\">{}</dd></div>\
-<div><dt>status</dt><dd><strong class=\"mc-w-status mc-w-status-{status}\" data-value=\"status\">{status}</strong></dd></div></dl>",
-            num(t1, 2),
-            num(t2, 2),
-            num(self.path.losses[t], 4),
-            num(self.path.grad_norms[t], 3),
-            status = status.as_str()
-        );
+        out.s("<dl class=\"mc-w-readouts\" id=\"").p(id).s("-readouts\" aria-live=\"polite\">\
+<div><dt>step t</dt><dd data-value=\"t\">").p(t).s("</dd></div>\
+<div><dt>θ</dt><dd>(<span data-value=\"theta1\">").n(t1, 2).s("</span>, <span data-value=\"theta2\">").n(t2, 2).s("</span>)</dd></div>\
+<div><dt>L(θ)</dt><dd data-value=\"loss\">").n(self.path.losses[t], 4).s("</dd></div>\
+<div><dt>‖∇L‖</dt><dd data-value=\"grad-norm\">").n(self.path.grad_norms[t], 3).s("</dd></div>\
+<div><dt>status</dt><dd><strong class=\"mc-w-status mc-w-status-").p(status.as_str()).s("\" data-value=\"status\">").p(status.as_str()).s("</strong></dd></div></dl>");
         if self.diverged() {
-            let _ = write!(
-                out,
-                "<p class=\"mc-w-note\">θ blew up: along the steep θ₂ direction each step overshoots farther (plain descent needs η &lt; 2/b = {}). Stepping has stopped; lower η or press Reset.</p>",
-                num(2.0 / self.valley.b, 3)
-            );
+            out.s("<p class=\"mc-w-note\">θ blew up: along the steep θ₂ direction each step overshoots farther (plain descent needs η &lt; 2/b = ").n(2.0 / self.valley.b, 3).s("). Stepping has stopped; lower η or press Reset.</p>");
         } else if t >= MAX_T {
-            let _ = write!(out, "<p class=\"mc-w-note\">Stopped after {MAX_T} steps. Press Reset to start again.</p>");
+            out.s("<p class=\"mc-w-note\">Stopped after ").p(MAX_T).s(" steps. Press Reset to start again.</p>");
         }
         out
     }
@@ -357,12 +300,7 @@ impl Widget for Gd2d {
     fn render(&self, id: &str) -> String {
         let id = esc(id);
         let mut out = String::from("<div class=\"mc-w-gd2d\">");
-        let _ = write!(
-            out,
-            "<p class=\"mc-w-caption\">L(θ) = ½({}·θ₁² + {}·θ₂²); each step v ← μv − η∇L(θ), θ ← θ + v</p>",
-            coord(self.valley.a),
-            coord(self.valley.b)
-        );
+        out.s("<p class=\"mc-w-caption\">L(θ) = ½(").c(self.valley.a).s("·θ₁² + ").c(self.valley.b).s("·θ₂²); each step v ← μv − η∇L(θ), θ ← θ + v</p>");
         out.push_str(&self.drawing(&id));
         out.push_str("<div class=\"mc-w-side\">");
         out.push_str(&self.readouts(&id));

@@ -28,11 +28,11 @@
 //! - `mc-w-undefined` — the "AB is not defined" placeholder.
 //! - `mc-w-expansion` — the expanded row·column sum.
 
-use std::fmt::Write;
 
 use mathcourse_core::matrix::{self, Matrix};
 use mathcourse_core::rng::Rng;
 
+use crate::fmt::Put;
 use crate::svg::{button, esc, num};
 use crate::{Event, ParamError, Params, Widget};
 
@@ -94,7 +94,7 @@ fn select(id: &str, name: &str, label: &str, value: usize) -> String {
     );
     for k in 1..=MAX {
         let selected = if k == value { " selected" } else { "" };
-        let _ = write!(out, "<option value=\"{k}\"{selected}>{k}</option>");
+        out.s("<option value=\"").p(k).s("\"").p(selected).s(">").p(k).s("</option>");
     }
     out.push_str("</select></label>");
     out
@@ -195,7 +195,7 @@ B: <span class=\"mc-w-inner\">{p}</span>×{q} {verdict}</p>"
             out.push_str("<tr>");
             for (c, x) in row.iter().enumerate() {
                 let class = if hl(r, c) { " class=\"mc-w-hl\"" } else { "" };
-                let _ = write!(out, "<td{class}>{}</td>", int_text(*x));
+                out.s("<td").p(class).s(">").p(int_text(*x)).s("</td>");
             }
             out.push_str("</tr>");
         }
@@ -216,14 +216,8 @@ B: <span class=\"mc-w-inner\">{p}</span>×{q} {verdict}</p>"
                 } else {
                     "mc-w-cell"
                 };
-                let _ = write!(
-                    out,
-                    "<td class=\"{class}\" tabindex=\"0\" data-hover=\"cell-{r}-{c}\" data-value=\"ab-{r}-{c}\" \
-aria-label=\"Row {}, column {} of AB: {v}\">{v}</td>",
-                    r + 1,
-                    c + 1,
-                    v = int_text(*x)
-                );
+                out.s("<td class=\"").p(class).s("\" tabindex=\"0\" data-hover=\"cell-").p(r).s("-").p(c).s("\" data-value=\"ab-").p(r).s("-").p(c).s("\" \
+aria-label=\"Row ").p(r + 1).s(", column ").p(c + 1).s(" of AB: ").p(int_text(*x)).s("\">").p(int_text(*x)).s("</td>");
             }
             out.push_str("</tr>");
         }
@@ -237,32 +231,19 @@ aria-label=\"Row {}, column {} of AB: {v}\">{v}</td>",
         let mut out =
             format!("<dl class=\"mc-w-readouts\" id=\"{id}-readouts\" aria-live=\"polite\">");
         if n == p {
-            let _ = write!(
-                out,
-                "<div><dt>Does AB exist?</dt><dd><strong data-value=\"exists\">yes</strong>: the inner dimensions match \
-(A has n = {n} columns, B has p = {p} rows), so each row of A pairs with each column of B.</dd></div>\
-<div><dt>Shape of AB</dt><dd><strong data-value=\"shape\">{}</strong> <span class=\"mc-w-note\">(m × q: the rows of A by the columns of B)</span></dd></div>",
-                shape_text((m, q))
-            );
+            out.s("<div><dt>Does AB exist?</dt><dd><strong data-value=\"exists\">yes</strong>: the inner dimensions match \
+(A has n = ").p(n).s(" columns, B has p = ").p(p).s(" rows), so each row of A pairs with each column of B.</dd></div>\
+<div><dt>Shape of AB</dt><dd><strong data-value=\"shape\">").p(shape_text((m, q))).s("</strong> <span class=\"mc-w-note\">(m × q: the rows of A by the columns of B)</span></dd></div>");
             out.push_str("<div><dt>Cell of AB</dt><dd>");
             out.push_str(&self.cell_readout());
             out.push_str("</dd></div>");
         } else {
-            let _ = write!(
-                out,
-                "<div><dt>Does AB exist?</dt><dd><strong data-value=\"exists\">no</strong>: the inner dimensions differ \
-(A has n = {n} columns but B has p = {p} rows, {n} ≠ {p}); a row of A has {n} numbers and a column of B has {p}, \
+            out.s("<div><dt>Does AB exist?</dt><dd><strong data-value=\"exists\">no</strong>: the inner dimensions differ \
+(A has n = ").p(n).s(" columns but B has p = ").p(p).s(" rows, ").p(n).s(" ≠ ").p(p).s("); a row of A has ").p(n).s(" numbers and a column of B has ").p(p).s(", \
 so they cannot be paired up.</dd></div>\
-<div><dt>Shape of AB</dt><dd><strong data-value=\"shape\">undefined</strong> <span class=\"mc-w-note\">(to fix it, give B {n} rows or give A {p} columns)</span></dd></div>"
-            );
+<div><dt>Shape of AB</dt><dd><strong data-value=\"shape\">undefined</strong> <span class=\"mc-w-note\">(to fix it, give B ").p(n).s(" rows or give A ").p(p).s(" columns)</span></dd></div>");
             if q == m {
-                let _ = write!(
-                    out,
-                    "<div><dt>The other order</dt><dd>BA does exist: ({})({}) = {}</dd></div>",
-                    shape_text(self.b_shape),
-                    shape_text(self.a_shape),
-                    shape_text((p, n))
-                );
+                out.s("<div><dt>The other order</dt><dd>BA does exist: (").p(shape_text(self.b_shape)).s(")(").p(shape_text(self.a_shape)).s(") = ").p(shape_text((p, n))).s("</dd></div>");
             }
         }
         out.push_str("</dl>");
@@ -342,10 +323,7 @@ impl Widget for MatrixShapes {
         out.push_str("<fieldset class=\"mc-w-controls\"><legend>Shapes</legend><div class=\"mc-w-shape-picks\">");
         for (name, upper, shape) in [("a", "A", self.a_shape), ("b", "B", self.b_shape)] {
             let (r, c) = if name == "a" { ("m", "n") } else { ("p", "q") };
-            let _ = write!(
-                out,
-                "<div class=\"mc-w-shape-pick\" role=\"group\" aria-label=\"Shape of {upper}\">"
-            );
+            out.s("<div class=\"mc-w-shape-pick\" role=\"group\" aria-label=\"Shape of ").p(upper).s("\">");
             out.push_str(&select(
                 &id,
                 &format!("{name}-rows"),

@@ -25,13 +25,12 @@
 //! - `mc-w-buttons` — the row of buttons.
 //! - `mc-w-tally` — the list of draw counts.
 
-use std::fmt::Write;
 
 use mathcourse_core::rng::Rng;
 use mathcourse_core::{info, softmax};
 
-use crate::svg::{button, coord, esc, num};
-use crate::fmt::clamp;
+use crate::svg::{button, esc, num};
+use crate::fmt::{clamp, Put};
 use crate::{Event, ParamError, Params, Widget};
 
 /// The temperatures the slider steps through (log-ish spacing).
@@ -156,15 +155,9 @@ impl Softmax {
                 class.push_str(" mc-w-bar-top");
                 tags.push_str(" <span class=\"mc-w-tag\">top</span>");
             }
-            let _ = write!(
-                out,
-                "<li class=\"{class}\"><span class=\"mc-w-bar-label\">{}{tags}</span>\
-<span class=\"mc-w-bar-track\" aria-hidden=\"true\"><span class=\"mc-w-bar\" style=\"width:{}%\"></span></span>\
-<span class=\"mc-w-bar-value\" data-value=\"p-{i}\">{}</span></li>",
-                self.label(i),
-                coord(100.0 * pi),
-                percent(*pi)
-            );
+            out.s("<li class=\"").p(class).s("\"><span class=\"mc-w-bar-label\">").p(self.label(i)).p(tags).s("</span>\
+<span class=\"mc-w-bar-track\" aria-hidden=\"true\"><span class=\"mc-w-bar\" style=\"width:").c(100.0 * pi).s("%\"></span></span>\
+<span class=\"mc-w-bar-value\" data-value=\"p-").p(i).s("\">").p(percent(*pi)).s("</span></li>");
         }
         out.push_str("</ul>");
         out
@@ -174,49 +167,25 @@ impl Softmax {
         let n = self.scores.len();
         let mut out =
             format!("<dl class=\"mc-w-readouts\" id=\"{id}-readouts\" aria-live=\"polite\">");
-        let _ = write!(
-            out,
-            "<div><dt>Temperature</dt><dd>T = <strong data-value=\"temperature\">{}</strong></dd></div>",
-            num(self.temperature, 2)
-        );
+        out.s("<div><dt>Temperature</dt><dd>T = <strong data-value=\"temperature\">").n(self.temperature, 2).s("</strong></dd></div>");
         let entropy = info::entropy_bits(p).map_or("undefined".to_string(), |h| num(h, 2));
-        let _ = write!(
-            out,
-            "<div><dt>Entropy</dt><dd><strong data-value=\"entropy\">{entropy}</strong> bits \
-<span class=\"mc-w-note\">(0 = certain; at most log₂ {n} = <span data-value=\"max-entropy\">{}</span> when all are equal)</span></dd></div>",
-            num((n as f64).log2(), 2)
-        );
+        out.s("<div><dt>Entropy</dt><dd><strong data-value=\"entropy\">").p(entropy).s("</strong> bits \
+<span class=\"mc-w-note\">(0 = certain; at most log₂ ").p(n).s(" = <span data-value=\"max-entropy\">").n((n as f64).log2(), 2).s("</span> when all are equal)</span></dd></div>");
         let p_true = p.get(self.true_token).copied().unwrap_or(0.0);
         let loss = info::surprise_nats(p_true).map_or("∞".to_string(), |l| num(l, 3));
-        let _ = write!(
-            out,
-            "<div><dt>Loss if the true token is {label}</dt><dd>−ln p({label}) = −ln <span data-value=\"p-true\">{}</span> = \
-<strong data-value=\"loss\">{loss}</strong> nats</dd></div>",
-            prob_text(p_true),
-            label = self.label(self.true_token)
-        );
+        out.s("<div><dt>Loss if the true token is ").p(self.label(self.true_token)).s("</dt><dd>−ln p(").p(self.label(self.true_token)).s(") = −ln <span data-value=\"p-true\">").p(prob_text(p_true)).s("</span> = \
+<strong data-value=\"loss\">").p(loss).s("</strong> nats</dd></div>");
         let winners = self.winners();
         out.push_str("<div><dt>As T → 0</dt><dd>");
         match winners.as_slice() {
             [w] => {
-                let _ = write!(
-                    out,
-                    "all the probability goes to <strong data-value=\"argmax\">{}</strong>, the largest score ({}); \
-it has {} now.",
-                    self.label(*w),
-                    signed(self.scores[*w], 2),
-                    percent(p[*w])
-                );
+                out.s("all the probability goes to <strong data-value=\"argmax\">").p(self.label(*w)).s("</strong>, the largest score (").p(signed(self.scores[*w], 2)).s("); \
+it has ").p(percent(p[*w])).s(" now.");
             }
             ws => {
                 let names: Vec<String> = ws.iter().map(|&i| self.label(i)).collect();
-                let _ = write!(
-                    out,
-                    "the probability is split equally between the tied largest scores <strong data-value=\"argmax\">{}</strong> \
-({} each).",
-                    names.join(", "),
-                    percent(1.0 / ws.len().max(1) as f64)
-                );
+                out.s("the probability is split equally between the tied largest scores <strong data-value=\"argmax\">").p(names.join(", ")).s("</strong> \
+(").p(percent(1.0 / ws.len().max(1) as f64)).s(" each).");
             }
         }
         if self.temperature <= TEMPERATURES[0] {
@@ -230,20 +199,13 @@ where softmax becomes a plain argmax.</span>",
         let last = self
             .last_draw
             .map_or("none yet".to_string(), |i| self.label(i));
-        let _ = write!(
-            out,
-            "<div><dt>Draws</dt><dd>last draw: <strong data-value=\"last-draw\">{last}</strong>; \
-draws so far: <span data-value=\"draws\">{total}</span> (<span class=\"mc-w-tally\">"
-        );
+        out.s("<div><dt>Draws</dt><dd>last draw: <strong data-value=\"last-draw\">").p(last).s("</strong>; \
+draws so far: <span data-value=\"draws\">").p(total).s("</span> (<span class=\"mc-w-tally\">");
         for (i, c) in self.counts.iter().enumerate() {
             if i > 0 {
                 out.push_str(", ");
             }
-            let _ = write!(
-                out,
-                "{} <span data-value=\"count-{i}\">{c}</span>",
-                self.label(i)
-            );
+            out.p(self.label(i)).s(" <span data-value=\"count-").p(i).s("\">").p(c).s("</span>");
         }
         out.push_str(
             "</span>) <span class=\"mc-w-note\">(the tally restarts when the scores or T change)</span></dd></div></dl>",
@@ -254,42 +216,23 @@ draws so far: <span data-value=\"draws\">{total}</span> (<span class=\"mc-w-tall
     fn controls(&self, id: &str) -> String {
         let mut out = String::from("<fieldset class=\"mc-w-controls\"><legend>Scores and temperature</legend><div class=\"mc-w-scores\">");
         for (i, z) in self.scores.iter().enumerate() {
-            let _ = write!(
-                out,
-                "<label class=\"mc-w-control\" for=\"{id}-score-{i}\"><span class=\"mc-w-control-label\">Score of {}</span>\
-<input type=\"number\" id=\"{id}-score-{i}\" name=\"score-{i}\" min=\"{lo}\" max=\"{hi}\" step=\"0.1\" value=\"{}\" inputmode=\"decimal\"></label>",
-                self.label(i),
-                coord(*z),
-                lo = coord(-SCORE_MAX),
-                hi = coord(SCORE_MAX)
-            );
+            out.s("<label class=\"mc-w-control\" for=\"").p(id).s("-score-").p(i).s("\"><span class=\"mc-w-control-label\">Score of ").p(self.label(i)).s("</span>\
+<input type=\"number\" id=\"").p(id).s("-score-").p(i).s("\" name=\"score-").p(i).s("\" min=\"").c(-SCORE_MAX).s("\" max=\"").c(SCORE_MAX).s("\" step=\"0.1\" value=\"").c(*z).s("\" inputmode=\"decimal\"></label>");
         }
         out.push_str("</div>");
         let stop = nearest_stop(self.temperature);
-        let _ = write!(
-            out,
-            "<label class=\"mc-w-control\" for=\"{id}-temperature\"><span class=\"mc-w-control-label\">Temperature T</span>\
-<input type=\"range\" id=\"{id}-temperature\" name=\"temperature\" min=\"0\" max=\"{}\" step=\"1\" value=\"{stop}\" \
-aria-valuetext=\"T = {t}\"><output class=\"mc-w-control-value\" for=\"{id}-temperature\">{t}</output></label>",
-            TEMPERATURES.len() - 1,
-            t = num(self.temperature, 2)
-        );
-        let _ = write!(
-            out,
-            "<label class=\"mc-w-control\" for=\"{id}-true-token\"><span class=\"mc-w-control-label\">True token</span>\
-<select id=\"{id}-true-token\" name=\"true-token\">"
-        );
+        out.s("<label class=\"mc-w-control\" for=\"").p(id).s("-temperature\"><span class=\"mc-w-control-label\">Temperature T</span>\
+<input type=\"range\" id=\"").p(id).s("-temperature\" name=\"temperature\" min=\"0\" max=\"").p(TEMPERATURES.len() - 1).s("\" step=\"1\" value=\"").p(stop).s("\" \
+aria-valuetext=\"T = ").n(self.temperature, 2).s("\"><output class=\"mc-w-control-value\" for=\"").p(id).s("-temperature\">").n(self.temperature, 2).s("</output></label>");
+        out.s("<label class=\"mc-w-control\" for=\"").p(id).s("-true-token\"><span class=\"mc-w-control-label\">True token</span>\
+<select id=\"").p(id).s("-true-token\" name=\"true-token\">");
         for i in 0..self.scores.len() {
             let selected = if i == self.true_token {
                 " selected"
             } else {
                 ""
             };
-            let _ = write!(
-                out,
-                "<option value=\"{i}\"{selected}>{}</option>",
-                self.label(i)
-            );
+            out.s("<option value=\"").p(i).s("\"").p(selected).s(">").p(self.label(i)).s("</option>");
         }
         out.push_str("</select></label></fieldset>");
         out
@@ -443,6 +386,8 @@ impl Widget for Softmax {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::svg::num;
 
     fn widget(json: &str) -> Softmax {
         Softmax::from_params(&Params::from_json(json).unwrap()).unwrap()

@@ -19,12 +19,11 @@
 //!   the largest possible (−log₂ 0.01 ≈ 6.64 bits); the number is always written next
 //!   to it.
 
-use std::fmt::Write;
 
 use mathcourse_core::info;
 
-use crate::svg::{coord, esc, num, slider};
-use crate::fmt::clamp;
+use crate::svg::{esc, num, slider};
+use crate::fmt::{clamp, Put};
 use crate::{Event, ParamError, Params, Widget};
 
 /// Smallest probability a slider allows.
@@ -67,26 +66,13 @@ impl Surprise {
         for (i, &p) in self.probs.iter().enumerate() {
             let bits = info::surprise_bits(p).unwrap_or(f64::NAN);
             let nats = info::surprise_nats(p).unwrap_or(f64::NAN);
-            let _ = write!(
-                out,
-                "<tr><th scope=\"row\">{}</th><td class=\"mc-w-num\" data-value=\"p-{i}\">{}</td>\
-<td class=\"mc-w-num\" data-value=\"bits-{i}\">{}</td><td class=\"mc-w-num\" data-value=\"nats-{i}\">{}</td>\
-<td class=\"mc-w-bar-cell\" aria-hidden=\"true\"><span class=\"mc-w-bar-track\"><span class=\"mc-w-bar\" style=\"width:{}%\"></span></span></td></tr>",
-                self.label(i),
-                prob_text(p),
-                num(bits, 2),
-                num(nats, 2),
-                coord(clamp(100.0 * bits / max_bits, 0.0, 100.0))
-            );
+            out.s("<tr><th scope=\"row\">").p(self.label(i)).s("</th><td class=\"mc-w-num\" data-value=\"p-").p(i).s("\">").p(prob_text(p)).s("</td>\
+<td class=\"mc-w-num\" data-value=\"bits-").p(i).s("\">").n(bits, 2).s("</td><td class=\"mc-w-num\" data-value=\"nats-").p(i).s("\">").n(nats, 2).s("</td>\
+<td class=\"mc-w-bar-cell\" aria-hidden=\"true\"><span class=\"mc-w-bar-track\"><span class=\"mc-w-bar\" style=\"width:").c(clamp(100.0 * bits / max_bits, 0.0, 100.0)).s("%\"></span></span></td></tr>");
         }
         let (ce_bits, ce_nats) = self.cross_entropy();
-        let _ = write!(
-            out,
-            "</tbody><tfoot><tr><th scope=\"row\">Average</th><td></td><td class=\"mc-w-num\" data-value=\"avg-bits\">{}</td>\
-<td class=\"mc-w-num\" data-value=\"avg-nats\">{}</td><td></td></tr></tfoot></table>",
-            num(ce_bits, 2),
-            num(ce_nats, 2)
-        );
+        out.s("</tbody><tfoot><tr><th scope=\"row\">Average</th><td></td><td class=\"mc-w-num\" data-value=\"avg-bits\">").n(ce_bits, 2).s("</td>\
+<td class=\"mc-w-num\" data-value=\"avg-nats\">").n(ce_nats, 2).s("</td><td></td></tr></tfoot></table>");
         out
     }
 
@@ -103,19 +89,10 @@ impl Surprise {
         let ppl = info::perplexity(&self.probs).unwrap_or(f64::NAN);
         let mut out =
             format!("<dl class=\"mc-w-readouts\" id=\"{id}-readouts\" aria-live=\"polite\">");
-        let _ = write!(
-            out,
-            "<div><dt>Cross-entropy (average surprise)</dt><dd><strong data-value=\"ce-bits\">{}</strong> bits = \
-<strong data-value=\"ce-nats\">{}</strong> nats per token</dd></div>\
-<div><dt>Perplexity</dt><dd>2<sup>{}</sup> = e<sup>{}</sup> = <strong data-value=\"perplexity\">{}</strong> \
-<span class=\"mc-w-note\">(as unsure as choosing uniformly among about {} options)</span></dd></div>",
-            num(ce_bits, 2),
-            num(ce_nats, 2),
-            num(ce_bits, 2),
-            num(ce_nats, 2),
-            num(ppl, 2),
-            num(ppl, 1)
-        );
+        out.s("<div><dt>Cross-entropy (average surprise)</dt><dd><strong data-value=\"ce-bits\">").n(ce_bits, 2).s("</strong> bits = \
+<strong data-value=\"ce-nats\">").n(ce_nats, 2).s("</strong> nats per token</dd></div>\
+<div><dt>Perplexity</dt><dd>2<sup>").n(ce_bits, 2).s("</sup> = e<sup>").n(ce_nats, 2).s("</sup> = <strong data-value=\"perplexity\">").n(ppl, 2).s("</strong> \
+<span class=\"mc-w-note\">(as unsure as choosing uniformly among about ").n(ppl, 1).s(" options)</span></dd></div>");
         // Most surprising token: the smallest probability (the first on ties).
         let worst =
             self.probs
@@ -126,14 +103,8 @@ impl Surprise {
                     _ => Some((i, p)),
                 });
         if let Some((i, p)) = worst {
-            let _ = write!(
-                out,
-                "<div><dt>Most surprising</dt><dd><strong data-value=\"most-surprising\">{}</strong> \
-(p = {}, <span data-value=\"most-surprising-bits\">{}</span> bits)</dd></div>",
-                self.label(i),
-                prob_text(p),
-                num(info::surprise_bits(p).unwrap_or(f64::NAN), 2)
-            );
+            out.s("<div><dt>Most surprising</dt><dd><strong data-value=\"most-surprising\">").p(self.label(i)).s("</strong> \
+(p = ").p(prob_text(p)).s(", <span data-value=\"most-surprising-bits\">").n(info::surprise_bits(p).unwrap_or(f64::NAN), 2).s("</span> bits)</dd></div>");
         }
         out.push_str("</dl>");
         out
@@ -242,6 +213,8 @@ impl Widget for Surprise {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[allow(unused_imports)]
+    use crate::svg::num;
 
     fn widget(json: &str) -> Surprise {
         Surprise::from_params(&Params::from_json(json).unwrap()).unwrap()

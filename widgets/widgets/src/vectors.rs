@@ -2,12 +2,11 @@
 //! arrow keys); shows the dashed projection of a onto b, a·b with its expanded sum,
 //! both lengths, cos θ, and the angle with a word (aligned / perpendicular / opposed).
 
-use std::fmt::Write;
 
 use mathcourse_core::vector;
 
 use crate::svg::{coord, esc, num, slider};
-use crate::fmt::clamp;
+use crate::fmt::{clamp, Put};
 use crate::{DragPhase, Event, ParamError, Params, Widget};
 
 /// Half-width of the drawing area, in vector units.
@@ -54,15 +53,9 @@ impl Vectors {
             coord(self.a[1]),
             coord(self.b[1])
         );
-        let _ = write!(
-            out,
-            "<dl class=\"mc-w-readouts\" id=\"{id}-readouts\" aria-live=\"polite\">\
-<div><dt>a · b</dt><dd><span class=\"mc-w-expansion\">{expansion} =</span> <strong data-value=\"dot\">{}</strong></dd></div>\
-<div><dt>‖a‖, ‖b‖</dt><dd><span data-value=\"norm-a\">{}</span>, <span data-value=\"norm-b\">{}</span></dd></div>",
-            num(dot, 2),
-            num(na, 2),
-            num(nb, 2)
-        );
+        out.s("<dl class=\"mc-w-readouts\" id=\"").p(id).s("-readouts\" aria-live=\"polite\">\
+<div><dt>a · b</dt><dd><span class=\"mc-w-expansion\">").p(expansion).s(" =</span> <strong data-value=\"dot\">").n(dot, 2).s("</strong></dd></div>\
+<div><dt>‖a‖, ‖b‖</dt><dd><span data-value=\"norm-a\">").n(na, 2).s("</span>, <span data-value=\"norm-b\">").n(nb, 2).s("</span></dd></div>");
         match (vector::cosine(a, b), vector::angle_degrees(a, b), vector::angle_word(a, b)) {
             (Ok(cos), Ok(angle), Ok(word)) => {
                 let sign = if dot > 1e-12 {
@@ -72,14 +65,8 @@ impl Vectors {
                 } else {
                     "zero"
                 };
-                let _ = write!(
-                    out,
-                    "<div><dt>cos θ</dt><dd data-value=\"cos\">{}</dd></div>\
-<div><dt>angle θ</dt><dd><span data-value=\"angle\">{}°</span> · <span data-value=\"word\">{}</span> <span class=\"mc-w-note\">(a · b is {sign})</span></dd></div>",
-                    num(cos, 3),
-                    num(angle, 0),
-                    word.as_str()
-                );
+                out.s("<div><dt>cos θ</dt><dd data-value=\"cos\">").n(cos, 3).s("</dd></div>\
+<div><dt>angle θ</dt><dd><span data-value=\"angle\">").n(angle, 0).s("°</span> · <span data-value=\"word\">").p(word.as_str()).s("</span> <span class=\"mc-w-note\">(a · b is ").p(sign).s(")</span></dd></div>");
             }
             _ => {
                 out.push_str("<div><dt>cos θ</dt><dd data-value=\"cos\">undefined</dd></div><div><dt>angle θ</dt><dd data-value=\"angle\">undefined: a zero vector has no direction</dd></div>");
@@ -93,63 +80,29 @@ impl Vectors {
         let to_svg = |p: [f64; 2]| (p[0], -p[1]);
         let mut out = String::new();
         let e = EXTENT + 0.5;
-        let _ = write!(
-            out,
-            "<svg class=\"mc-w-svg mc-w-vectors-svg\" viewBox=\"{} {} {} {}\" role=\"img\" aria-labelledby=\"{id}-svg-title\">\
-<title id=\"{id}-svg-title\">Vectors a = ({}, {}) and b = ({}, {}) drawn from the origin</title>\
-<defs><marker id=\"{id}-head-a\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto-start-reverse\"><path class=\"mc-w-vec-a-head\" d=\"M0 0L10 5L0 10z\"/></marker>\
-<marker id=\"{id}-head-b\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto-start-reverse\"><path class=\"mc-w-vec-b-head\" d=\"M0 0L10 5L0 10z\"/></marker></defs>",
-            coord(-e),
-            coord(-e),
-            coord(2.0 * e),
-            coord(2.0 * e),
-            num(self.a[0], 1),
-            num(self.a[1], 1),
-            num(self.b[0], 1),
-            num(self.b[1], 1)
-        );
+        out.s("<svg class=\"mc-w-svg mc-w-vectors-svg\" viewBox=\"").c(-e).s(" ").c(-e).s(" ").c(2.0 * e).s(" ").c(2.0 * e).s("\" role=\"img\" aria-labelledby=\"").p(id).s("-svg-title\">\
+<title id=\"").p(id).s("-svg-title\">Vectors a = (").n(self.a[0], 1).s(", ").n(self.a[1], 1).s(") and b = (").n(self.b[0], 1).s(", ").n(self.b[1], 1).s(") drawn from the origin</title>\
+<defs><marker id=\"").p(id).s("-head-a\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto-start-reverse\"><path class=\"mc-w-vec-a-head\" d=\"M0 0L10 5L0 10z\"/></marker>\
+<marker id=\"").p(id).s("-head-b\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto-start-reverse\"><path class=\"mc-w-vec-b-head\" d=\"M0 0L10 5L0 10z\"/></marker></defs>");
         out.push_str("<g class=\"mc-w-grid\">");
         for i in -4..=4 {
             let f = i as f64;
-            let _ = write!(
-                out,
-                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/><line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
-                coord(f), coord(-EXTENT), coord(f), coord(EXTENT),
-                coord(-EXTENT), coord(f), coord(EXTENT), coord(f)
-            );
+            out.s("<line x1=\"").c(f).s("\" y1=\"").c(-EXTENT).s("\" x2=\"").c(f).s("\" y2=\"").c(EXTENT).s("\"/><line x1=\"").c(-EXTENT).s("\" y1=\"").c(f).s("\" x2=\"").c(EXTENT).s("\" y2=\"").c(f).s("\"/>");
         }
         out.push_str("</g>");
-        let _ = write!(
-            out,
-            "<g class=\"mc-w-axis\"><line x1=\"{0}\" y1=\"0\" x2=\"{1}\" y2=\"0\"/><line x1=\"0\" y1=\"{0}\" x2=\"0\" y2=\"{1}\"/></g>",
-            coord(-EXTENT),
-            coord(EXTENT)
-        );
+        out.s("<g class=\"mc-w-axis\"><line x1=\"").c(-EXTENT).s("\" y1=\"0\" x2=\"").c(EXTENT).s("\" y2=\"0\"/><line x1=\"0\" y1=\"").c(-EXTENT).s("\" x2=\"0\" y2=\"").c(EXTENT).s("\"/></g>");
         // Dashed projection of a onto b: from the tip of a to its foot on b's line.
         if let Ok(p) = vector::projection(&self.a, &self.b) {
             let (px, py) = to_svg([p[0], p[1]]);
             let (ax, ay) = to_svg(self.a);
-            let _ = write!(
-                out,
-                "<g class=\"mc-w-proj\"><line class=\"mc-w-proj-drop\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/><line class=\"mc-w-proj-shadow\" x1=\"0\" y1=\"0\" x2=\"{}\" y2=\"{}\"/></g>",
-                coord(ax), coord(ay), coord(px), coord(py), coord(px), coord(py)
-            );
+            out.s("<g class=\"mc-w-proj\"><line class=\"mc-w-proj-drop\" x1=\"").c(ax).s("\" y1=\"").c(ay).s("\" x2=\"").c(px).s("\" y2=\"").c(py).s("\"/><line class=\"mc-w-proj-shadow\" x1=\"0\" y1=\"0\" x2=\"").c(px).s("\" y2=\"").c(py).s("\"/></g>");
         }
         for (name, v) in [('a', self.a), ('b', self.b)] {
             let (x, y) = to_svg(v);
-            let _ = write!(
-                out,
-                "<g class=\"mc-w-vec mc-w-vec-{name}\"><line x1=\"0\" y1=\"0\" x2=\"{x}\" y2=\"{y}\" marker-end=\"url(#{id}-head-{name})\"/>\
-<text class=\"mc-w-vec-label\" x=\"{lx}\" y=\"{ly}\">{name}</text>\
-<circle class=\"mc-w-handle\" cx=\"{x}\" cy=\"{y}\" r=\"0.32\" tabindex=\"0\" role=\"slider\" data-drag=\"{name}\" data-key=\"{name}\" \
-aria-label=\"Tip of vector {name}: use arrow keys to move it (Shift for bigger steps)\" aria-valuetext=\"({vx}, {vy})\"/></g>",
-                x = coord(x),
-                y = coord(y),
-                lx = coord(x * 1.08 + 0.25),
-                ly = coord(y * 1.08 - 0.2),
-                vx = num(v[0], 1),
-                vy = num(v[1], 1),
-            );
+            out.s("<g class=\"mc-w-vec mc-w-vec-").p(name).s("\"><line x1=\"0\" y1=\"0\" x2=\"").c(x).s("\" y2=\"").c(y).s("\" marker-end=\"url(#").p(id).s("-head-").p(name).s(")\"/>\
+<text class=\"mc-w-vec-label\" x=\"").c(x * 1.08 + 0.25).s("\" y=\"").c(y * 1.08 - 0.2).s("\">").p(name).s("</text>\
+<circle class=\"mc-w-handle\" cx=\"").c(x).s("\" cy=\"").c(y).s("\" r=\"0.32\" tabindex=\"0\" role=\"slider\" data-drag=\"").p(name).s("\" data-key=\"").p(name).s("\" \
+aria-label=\"Tip of vector ").p(name).s(": use arrow keys to move it (Shift for bigger steps)\" aria-valuetext=\"(").n(v[0], 1).s(", ").n(v[1], 1).s(")\"/></g>");
         }
         out.push_str("</svg>");
         out
