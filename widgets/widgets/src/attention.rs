@@ -551,21 +551,13 @@ impl Widget for Attention {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testkit::value as value_of;
     use crate::svg::num;
 
     fn widget(json: &str) -> Attention {
-        Attention::from_params(&Params::from_json(json).unwrap()).unwrap()
+        crate::testkit::widget(json)
     }
 
-    fn value_of<'a>(html: &'a str, name: &str) -> &'a str {
-        let key = format!("data-value=\"{name}\">");
-        let start = html
-            .find(&key)
-            .unwrap_or_else(|| panic!("no {name} in {html}"))
-            + key.len();
-        let end = html[start..].find('<').unwrap() + start;
-        &html[start..end]
-    }
 
     /// softmax written out: e^{sᵢ} / Σ e^{sⱼ}.
     fn softmax_by_hand(s: &[f64]) -> Vec<f64> {

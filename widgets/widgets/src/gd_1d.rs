@@ -423,22 +423,14 @@ impl Descent for Gd1d {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testkit::value as value_of;
     #[allow(unused_imports)]
     use crate::svg::num;
 
     fn widget(json: &str) -> Gd1d {
-        Gd1d::from_params(&Params::from_json(json).unwrap()).unwrap()
+        crate::testkit::widget(json)
     }
 
-    fn value_of<'a>(html: &'a str, name: &str) -> &'a str {
-        let key = format!("data-value=\"{name}\">");
-        let start = html
-            .find(&key)
-            .unwrap_or_else(|| panic!("no {name} in {html}"))
-            + key.len();
-        let end = html[start..].find('<').unwrap() + start;
-        &html[start..end]
-    }
 
     /// f'(x) = 2(x − 2) + 3A cos 3x, written out independently of core.
     fn df(x: f64, a: f64) -> f64 {

@@ -366,20 +366,12 @@ impl Descent for Gd2d {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testkit::value as value_of;
 
     fn widget(json: &str) -> Gd2d {
-        Gd2d::from_params(&Params::from_json(json).unwrap()).unwrap()
+        crate::testkit::widget(json)
     }
 
-    fn value_of<'a>(html: &'a str, name: &str) -> &'a str {
-        let key = format!("data-value=\"{name}\">");
-        let start = html
-            .find(&key)
-            .unwrap_or_else(|| panic!("no {name} in {html}"))
-            + key.len();
-        let end = html[start..].find('<').unwrap() + start;
-        &html[start..end]
-    }
 
     #[test]
     fn initial_readouts_for_defaults() {

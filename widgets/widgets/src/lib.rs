@@ -31,6 +31,8 @@ mod descent;
 pub mod fmt;
 pub mod params;
 pub mod svg;
+#[cfg(test)]
+mod testkit;
 
 pub use params::{ParamError, Params, Value};
 

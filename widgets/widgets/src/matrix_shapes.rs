@@ -396,21 +396,12 @@ impl Widget for MatrixShapes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testkit::value;
 
     fn widget(json: &str) -> MatrixShapes {
-        MatrixShapes::from_params(&Params::from_json(json).unwrap()).unwrap()
+        crate::testkit::widget(json)
     }
 
-    fn value<'a>(html: &'a str, name: &str) -> &'a str {
-        let key = format!("data-value=\"{name}\"");
-        let start = html
-            .find(&key)
-            .unwrap_or_else(|| panic!("no {name} in {html}"));
-        let rest = &html[start..];
-        let open = rest.find('>').unwrap() + 1;
-        let close = rest[open..].find('<').unwrap() + open;
-        &rest[open..close]
-    }
 
     /// Reads an integer as displayed (true minus sign).
     fn int(text: &str) -> f64 {

@@ -600,21 +600,12 @@ impl Widget for SqrtD {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testkit::value;
 
     fn widget(json: &str) -> SqrtD {
-        SqrtD::from_params(&Params::from_json(json).unwrap()).unwrap()
+        crate::testkit::widget(json)
     }
 
-    fn value<'a>(html: &'a str, name: &str) -> &'a str {
-        let key = format!("data-value=\"{name}\"");
-        let start = html
-            .find(&key)
-            .unwrap_or_else(|| panic!("no {name} in {html}"));
-        let rest = &html[start..];
-        let open = rest.find('>').unwrap() + 1;
-        let close = rest[open..].find('<').unwrap() + open;
-        &rest[open..close]
-    }
 
     /// Population standard deviation, written out independently of `stats`.
     fn std(xs: &[f64]) -> f64 {

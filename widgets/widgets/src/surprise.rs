@@ -213,23 +213,14 @@ impl Widget for Surprise {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testkit::value;
     #[allow(unused_imports)]
     use crate::svg::num;
 
     fn widget(json: &str) -> Surprise {
-        Surprise::from_params(&Params::from_json(json).unwrap()).unwrap()
+        crate::testkit::widget(json)
     }
 
-    fn value<'a>(html: &'a str, name: &str) -> &'a str {
-        let key = format!("data-value=\"{name}\"");
-        let start = html
-            .find(&key)
-            .unwrap_or_else(|| panic!("no {name} in {html}"));
-        let rest = &html[start..];
-        let open = rest.find('>').unwrap() + 1;
-        let close = rest[open..].find('<').unwrap() + open;
-        &rest[open..close]
-    }
 
     #[test]
     fn default_readouts_match_hand_calculation() {

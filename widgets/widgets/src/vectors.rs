@@ -204,7 +204,7 @@ mod tests {
     use super::*;
 
     fn widget(json: &str) -> Vectors {
-        Vectors::from_params(&Params::from_json(json).unwrap()).unwrap()
+        crate::testkit::widget(json)
     }
 
     #[test]

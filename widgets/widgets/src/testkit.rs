@@ -1,0 +1,20 @@
+//! Helpers shared by the widgets' unit tests.
+
+use crate::{Params, Widget};
+
+/// The widget `W` from JSON parameters (panics on bad parameters).
+pub fn widget<W: Widget>(json: &str) -> W {
+    W::from_params(&Params::from_json(json).unwrap()).unwrap()
+}
+
+/// The text of the element carrying `data-value="name"` (up to its first child tag).
+pub fn value<'a>(html: &'a str, name: &str) -> &'a str {
+    let key = format!("data-value=\"{name}\"");
+    let start = html
+        .find(&key)
+        .unwrap_or_else(|| panic!("no {name} in {html}"));
+    let rest = &html[start..];
+    let open = rest.find('>').unwrap() + 1;
+    let close = rest[open..].find('<').unwrap() + open;
+    &rest[open..close]
+}
