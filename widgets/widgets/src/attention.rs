@@ -551,6 +551,7 @@ impl Widget for Attention {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testkit::{input, action};
     use crate::testkit::value as value_of;
     use crate::svg::num;
 
@@ -631,10 +632,7 @@ mod tests {
         for (a, b) in w.numbers().matrix[2].iter().zip(&scaled) {
             assert!((a - b).abs() < 1e-12);
         }
-        assert!(w.update(&Event::Input {
-            control: "scale",
-            value: "false"
-        }));
+        assert!(input(&mut w, "scale", "false"));
         assert!(!w.scale);
         let nums = w.numbers();
         for (a, b) in nums.matrix[2].iter().zip(&plain) {
@@ -648,44 +646,29 @@ mod tests {
         let html = w.render("a");
         assert!(!html.contains("÷ √"));
         assert!(html.contains("name=\"scale\">"));
-        assert!(!w.update(&Event::Input {
-            control: "scale",
-            value: "false"
-        }));
-        assert!(w.update(&Event::Input {
-            control: "scale",
-            value: "true"
-        }));
+        assert!(!input(&mut w, "scale", "false"));
+        assert!(input(&mut w, "scale", "true"));
     }
 
     #[test]
     fn dk_uses_the_first_components() {
         let mut w = widget("{}");
-        assert!(w.update(&Event::Input {
-            control: "dk",
-            value: "1"
-        }));
+        assert!(input(&mut w, "dk", "1"));
         // d_k = 1: scores 2·kⱼ₀ / 1 = (0, 4, 0, 0, 0, 1).
         let p = softmax_by_hand(&[0.0, 4.0, 0.0, 0.0, 0.0, 1.0]);
         for (a, b) in w.numbers().matrix[2].iter().zip(&p) {
             assert!((a - b).abs() < 1e-12);
         }
-        assert!(w.update(&Event::Input {
-            control: "dk",
-            value: "12"
-        }));
+        assert!(input(&mut w, "dk", "12"));
         assert_eq!(w.dk, 8);
-        assert!(!w.update(&Event::Input {
-            control: "dk",
-            value: "x"
-        }));
+        assert!(!input(&mut w, "dk", "x"));
         assert_eq!(value_of(&w.render("a"), "dk"), "8");
     }
 
     #[test]
     fn query_by_buttons_and_keys() {
         let mut w = widget("{}");
-        assert!(w.update(&Event::Action { action: "query-5" }));
+        assert!(action(&mut w, "query-5"));
         assert_eq!(w.query, 5);
         assert!(!w.update(&Event::Key {
             target: "query",
@@ -715,16 +698,13 @@ mod tests {
             shift: false
         }));
         assert_eq!(w.query, 5);
-        assert!(!w.update(&Event::Action { action: "query-9" }));
+        assert!(!action(&mut w, "query-9"));
         let html = w.render("a");
         assert_eq!(value_of(&html, "query"), "mat");
         assert!(html.contains("▸ mat"));
         // "the" looks for its noun: with all 8 components it attends most to "mat".
-        w.update(&Event::Action { action: "query-4" });
-        w.update(&Event::Input {
-            control: "dk",
-            value: "8",
-        });
+        action(&mut w, "query-4");
+        input(&mut w, "dk", "8");
         assert_eq!(value_of(&w.render("a"), "top"), "mat");
     }
 

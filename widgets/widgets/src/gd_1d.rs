@@ -31,7 +31,6 @@ use crate::{Event, ParamError, Params, Widget};
 const LR_RANGE: (f64, f64) = (0.01, 1.2);
 const X0_RANGE: (f64, f64) = (-1.0, 5.0);
 const RIPPLE_RANGE: (f64, f64) = (0.0, 2.0);
-/// Steps taken by the Run button.
 /// The widget stops stepping after this many steps.
 const MAX_T: usize = 1000;
 /// |x| beyond this counts as diverged (far outside the chart): stepping stops.
@@ -423,6 +422,7 @@ impl Descent for Gd1d {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testkit::{input, action};
     use crate::testkit::value as value_of;
     #[allow(unused_imports)]
     use crate::svg::num;
@@ -466,17 +466,17 @@ mod tests {
         let x0 = -1.0;
         let x1 = x0 - 0.1 * df(x0, 0.5);
         let x2 = x1 - 0.1 * df(x1, 0.5);
-        assert!(w.update(&Event::Action { action: "step" }));
+        assert!(action(&mut w, "step"));
         assert_eq!(w.t(), 1);
         assert!((w.x() - x1).abs() < 1e-12);
-        assert!(w.update(&Event::Action { action: "step" }));
+        assert!(action(&mut w, "step"));
         assert!((w.x() - x2).abs() < 1e-12);
         let html = w.render("g");
         assert_eq!(value_of(&html, "t"), "2");
         assert_eq!(value_of(&html, "x"), num(x2, 3));
         assert_eq!(value_of(&html, "status"), "converging");
         // Run adds 20 steps; by hand, 22 steps of the rule from x0.
-        assert!(w.update(&Event::Action { action: "run" }));
+        assert!(action(&mut w, "run"));
         assert_eq!(w.t(), 22);
         let mut x = x0;
         for _ in 0..22 {
@@ -485,71 +485,53 @@ mod tests {
         assert!((w.x() - x).abs() < 1e-9);
         // Enough steps reach the single minimum.
         for _ in 0..5 {
-            w.update(&Event::Action { action: "run" });
+            action(&mut w, "run");
         }
         assert!((w.x() - 1.705).abs() < 0.01);
         assert_eq!(w.status(), Status::Converged);
         assert_eq!(value_of(&w.render("g"), "status"), "converged");
-        assert!(w.update(&Event::Action { action: "reset" }));
+        assert!(action(&mut w, "reset"));
         assert_eq!(w.xs, vec![-1.0]);
-        assert!(!w.update(&Event::Action { action: "reset" }));
+        assert!(!action(&mut w, "reset"));
     }
 
     #[test]
     fn sliders_snap_and_restart() {
         let mut w = widget("{}");
-        w.update(&Event::Action { action: "run" });
-        assert!(w.update(&Event::Input {
-            control: "x0",
-            value: "4.96"
-        }));
+        action(&mut w, "run");
+        assert!(input(&mut w, "x0", "4.96"));
         assert_eq!(w.x0, 5.0);
         assert_eq!(w.t(), 0);
-        assert!(w.update(&Event::Input {
-            control: "lr",
-            value: "0.353"
-        }));
+        assert!(input(&mut w, "lr", "0.353"));
         assert_eq!(w.lr, 0.35);
-        assert!(!w.update(&Event::Input {
-            control: "lr",
-            value: "0.35"
-        }));
-        assert!(w.update(&Event::Input {
-            control: "lr",
-            value: "7"
-        }));
+        assert!(!input(&mut w, "lr", "0.35"));
+        assert!(input(&mut w, "lr", "7"));
         assert_eq!(w.lr, 1.2);
-        assert!(!w.update(&Event::Input {
-            control: "lr",
-            value: "abc"
-        }));
-        assert!(!w.update(&Event::Input {
-            control: "other",
-            value: "1"
-        }));
+        assert!(!input(&mut w, "lr", "abc"));
+        assert!(!input(&mut w, "other", "1"));
     }
 
     #[test]
     fn large_rate_diverges_and_stops() {
         let mut w = widget(r#"{"lr":1.2,"x0":5}"#);
         // x1 = 5 − 1.2·(6 + 1.5 cos 15), by hand.
-        w.update(&Event::Action { action: "step" });
+        action(&mut w, "step");
         assert!((w.x() - (5.0 - 1.2 * (6.0 + 1.5 * 15f64.cos()))).abs() < 1e-12);
-        w.update(&Event::Action { action: "step" });
+        action(&mut w, "step");
         assert_eq!(w.status(), Status::Oscillating);
-        w.update(&Event::Action { action: "run" });
-        w.update(&Event::Action { action: "run" });
+        action(&mut w, "run");
+        action(&mut w, "run");
         assert!(w.diverged, "{:?}", w.xs);
         assert!(w.x().abs() > BLOW_UP);
         let t = w.t();
-        assert!(!w.update(&Event::Action { action: "run" }));
-        assert!(!w.update(&Event::Action { action: "step" }));
+        assert!(!action(&mut w, "run"));
+        assert!(!action(&mut w, "step"));
         assert_eq!(w.t(), t);
         let html = w.render("g");
         assert_eq!(value_of(&html, "status"), "diverged");
         assert!(html.contains("off the chart"));
         assert!(!html.contains("NaN") && !html.contains("inf"));
-        assert!(w.update(&Event::Action { action: "reset" }));
+        assert!(action(&mut w, "reset"));
         assert_eq!(w.status(), Status::Ready);
     }
 
@@ -559,7 +541,7 @@ mod tests {
         let mut w = widget(r#"{"ripple":1,"x0":5,"lr":0.05}"#);
         assert!((w.global_min - 1.649).abs() < 0.002);
         for _ in 0..10 {
-            w.update(&Event::Action { action: "run" });
+            action(&mut w, "run");
         }
         assert!((w.x() - 3.311).abs() < 0.01, "{}", w.x());
         assert!(df(w.x(), 1.0).abs() < GRAD_TOL);
@@ -570,13 +552,13 @@ mod tests {
         // From x0 = −1 the same rate reaches the global minimum.
         let mut w = widget(r#"{"ripple":1,"lr":0.05}"#);
         for _ in 0..10 {
-            w.update(&Event::Action { action: "run" });
+            action(&mut w, "run");
         }
         assert_eq!(w.status(), Status::Converged);
         // A = 1.5 adds a dip left of the global minimum: start −1 now gets stuck there.
         let mut w = widget(r#"{"ripple":1.5,"lr":0.05}"#);
         for _ in 0..10 {
-            w.update(&Event::Action { action: "run" });
+            action(&mut w, "run");
         }
         assert!((w.x() + 0.115).abs() < 0.01, "{}", w.x());
         assert_eq!(w.status(), Status::Stuck);
@@ -586,10 +568,10 @@ mod tests {
     fn markup_is_bounded() {
         let mut w = widget(r#"{"lr":0.01}"#);
         for _ in 0..60 {
-            w.update(&Event::Action { action: "run" });
+            action(&mut w, "run");
         }
         assert_eq!(w.t(), MAX_T);
-        assert!(!w.update(&Event::Action { action: "step" }));
+        assert!(!action(&mut w, "step"));
         let html = w.render("g");
         assert!(html.len() < 20_000, "{}", html.len());
         assert!(html.contains("Stopped after 1000 steps"));

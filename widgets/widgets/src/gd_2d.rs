@@ -34,7 +34,6 @@ const MOMENTUM_RANGE: (f64, f64) = (0.0, 0.99);
 const MOMENTUM_STEP: f64 = 0.01;
 const CURVATURE_RANGE: (f64, f64) = (0.05, 100.0);
 const START_RANGE: (f64, f64) = (-10.0, 10.0);
-/// Steps taken by the Run button.
 /// The widget stops stepping after this many steps.
 const MAX_T: usize = 2000;
 /// A coordinate beyond this counts as diverged (far outside the chart).
@@ -366,6 +365,7 @@ impl Descent for Gd2d {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testkit::{input, action};
     use crate::testkit::value as value_of;
 
     fn widget(json: &str) -> Gd2d {
@@ -398,7 +398,7 @@ mod tests {
     #[test]
     fn step_run_reset() {
         let mut w = widget("{}");
-        assert!(w.update(&Event::Action { action: "step" }));
+        assert!(action(&mut w, "step"));
         // θ₁ = θ₀ − η(aθ₀₁, bθ₀₂) = (−2.6 + 0.08·2.6, 1.4 − 0.08·28) = (−2.392, −0.84).
         let [t1, t2] = w.theta();
         assert!((t1 + 2.392).abs() < 1e-12 && (t2 + 0.84).abs() < 1e-12);
@@ -409,22 +409,22 @@ mod tests {
         assert_eq!(value_of(&html, "loss"), "9.9168");
         // Crossed the valley floor, more across than along: zig-zag.
         assert_eq!(value_of(&html, "status"), "zig-zagging");
-        assert!(w.update(&Event::Action { action: "run" }));
+        assert!(action(&mut w, "run"));
         assert_eq!(w.t(), 21);
         // Plain GD factorises: θ₁ ← (1 − ηa)θ₁, θ₂ ← (1 − ηb)θ₂.
         let [t1, t2] = w.theta();
         assert!((t1 - (-2.6 * 0.92f64.powi(21))).abs() < 1e-12);
         assert!((t2 - (1.4 * (-0.6f64).powi(21))).abs() < 1e-12);
-        assert!(w.update(&Event::Action { action: "reset" }));
+        assert!(action(&mut w, "reset"));
         assert_eq!(w.t(), 0);
-        assert!(!w.update(&Event::Action { action: "reset" }));
+        assert!(!action(&mut w, "reset"));
     }
 
     #[test]
     fn small_rate_crawls() {
         let mut w = widget(r#"{"lr":0.01}"#);
         for _ in 0..3 {
-            w.update(&Event::Action { action: "run" });
+            action(&mut w, "run");
         }
         // θ₂ has died out (factor 0.8 per step), θ₁ shrinks by only 1 % per step, so the
         // loss by 2 %.
@@ -436,22 +436,19 @@ mod tests {
     fn large_rate_diverges_and_stops() {
         let mut w = widget(r#"{"lr":0.12}"#);
         // θ₂ ← (1 − 0.12·20)θ₂ = −1.4θ₂: grows; |1.4·1.4^t| > 1e3 after 20 steps.
-        w.update(&Event::Action { action: "run" });
-        w.update(&Event::Action { action: "run" });
+        action(&mut w, "run");
+        action(&mut w, "run");
         assert!(w.diverged());
         assert!(w.theta()[1].abs() > BLOW_UP);
         let t = w.t();
         assert!(t < 40);
-        assert!(!w.update(&Event::Action { action: "step" }));
+        assert!(!action(&mut w, "step"));
         assert_eq!(w.t(), t);
         let html = w.render("v");
         assert_eq!(value_of(&html, "status"), "diverged");
         assert!(html.contains("off the chart"));
         assert!(!html.contains("NaN"));
-        assert!(w.update(&Event::Input {
-            control: "lr",
-            value: "0.05"
-        }));
+        assert!(input(&mut w, "lr", "0.05"));
         assert_eq!(w.status(), Status::Ready);
     }
 
@@ -459,12 +456,12 @@ mod tests {
     fn momentum_changes_the_path() {
         let mut plain = widget("{}");
         let mut heavy = widget(r#"{"momentum":0.5}"#);
-        plain.update(&Event::Action { action: "step" });
-        heavy.update(&Event::Action { action: "step" });
+        action(&mut plain, "step");
+        action(&mut heavy, "step");
         // The first step is the same (v starts at 0) …
         assert_eq!(plain.theta(), heavy.theta());
-        plain.update(&Event::Action { action: "step" });
-        heavy.update(&Event::Action { action: "step" });
+        action(&mut plain, "step");
+        action(&mut heavy, "step");
         // … the second adds μv₁: v₂ = 0.5·v₁ − η∇L(θ₁), v₁ = (0.208, −2.24).
         let th1 = [-2.392, -0.84];
         let v2 = [
@@ -475,25 +472,19 @@ mod tests {
         assert!((h1 - (th1[0] + v2[0])).abs() < 1e-12 && (h2 - (th1[1] + v2[1])).abs() < 1e-12);
         assert_ne!(plain.theta(), heavy.theta());
         // Changing the slider restarts and changes the path too.
-        assert!(plain.update(&Event::Input {
-            control: "momentum",
-            value: "0.5"
-        }));
+        assert!(input(&mut plain, "momentum", "0.5"));
         assert_eq!(plain.t(), 0);
-        plain.update(&Event::Action { action: "step" });
-        plain.update(&Event::Action { action: "step" });
+        action(&mut plain, "step");
+        action(&mut plain, "step");
         assert_eq!(plain.theta(), heavy.theta());
-        assert!(!plain.update(&Event::Input {
-            control: "momentum",
-            value: "x"
-        }));
+        assert!(!input(&mut plain, "momentum", "x"));
     }
 
     #[test]
     fn converges_with_a_good_rate() {
         let mut w = widget(r#"{"lr":0.09,"momentum":0.6}"#);
         for _ in 0..20 {
-            w.update(&Event::Action { action: "run" });
+            action(&mut w, "run");
         }
         assert_eq!(w.status(), Status::Converged);
         assert!(w.render("v").len() < 30_000);

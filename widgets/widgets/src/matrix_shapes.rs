@@ -396,6 +396,7 @@ impl Widget for MatrixShapes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testkit::{input, action};
     use crate::testkit::value;
 
     fn widget(json: &str) -> MatrixShapes {
@@ -512,50 +513,23 @@ mod tests {
         w.update(&Event::Hover {
             target: Some("cell-1-1"),
         });
-        assert!(w.update(&Event::Input {
-            control: "b-cols",
-            value: "4"
-        }));
+        assert!(input(&mut w, "b-cols", "4"));
         assert_eq!(w.b_shape, (3, 4));
         assert_eq!(w.hover, Some((1, 1)));
         assert_eq!(value(&w.render("m"), "shape"), "2×4");
-        assert!(w.update(&Event::Input {
-            control: "a-rows",
-            value: "1"
-        }));
+        assert!(input(&mut w, "a-rows", "1"));
         assert_eq!(w.hover, None, "row 1 (0-based) no longer exists");
-        assert!(w.update(&Event::Input {
-            control: "a-cols",
-            value: "2"
-        }));
+        assert!(input(&mut w, "a-cols", "2"));
         assert_eq!(value(&w.render("m"), "exists"), "no");
-        assert!(w.update(&Event::Input {
-            control: "b-rows",
-            value: "2"
-        }));
+        assert!(input(&mut w, "b-rows", "2"));
         assert_eq!(value(&w.render("m"), "shape"), "1×4");
-        assert!(!w.update(&Event::Input {
-            control: "b-rows",
-            value: "2"
-        }));
-        assert!(!w.update(&Event::Input {
-            control: "b-rows",
-            value: "5"
-        }));
-        assert!(!w.update(&Event::Input {
-            control: "b-rows",
-            value: "x"
-        }));
-        assert!(!w.update(&Event::Input {
-            control: "other",
-            value: "2"
-        }));
+        assert!(!input(&mut w, "b-rows", "2"));
+        assert!(!input(&mut w, "b-rows", "5"));
+        assert!(!input(&mut w, "b-rows", "x"));
+        assert!(!input(&mut w, "other", "2"));
         // Numbers already on screen stay when a shape grows.
         let a_before = w.a().unwrap().to_rows();
-        w.update(&Event::Input {
-            control: "a-rows",
-            value: "3",
-        });
+        input(&mut w, "a-rows", "3");
         assert_eq!(w.a().unwrap().to_rows()[0], a_before[0]);
     }
 
@@ -565,16 +539,12 @@ mod tests {
         let mut w2 = widget(r#"{"seed":9}"#);
         assert_eq!(w1.render("x"), w2.render("x"));
         let first = w1.a();
-        assert!(w1.update(&Event::Action {
-            action: "new-numbers"
-        }));
-        assert!(w2.update(&Event::Action {
-            action: "new-numbers"
-        }));
+        assert!(action(&mut w1, "new-numbers"));
+        assert!(action(&mut w2, "new-numbers"));
         assert_eq!(w1.render("x"), w2.render("x"));
         assert_ne!(w1.a(), first);
         assert_ne!(widget(r#"{"seed":10}"#).a(), widget(r#"{"seed":9}"#).a());
-        assert!(!w1.update(&Event::Action { action: "other" }));
+        assert!(!action(&mut w1, "other"));
     }
 
     #[test]

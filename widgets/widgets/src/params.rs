@@ -268,6 +268,36 @@ impl Params {
     }
 }
 
+impl Params {
+    /// Labels for the `n` entries of the list parameter `of` (`per`: "score", …): the
+    /// list `name` with `min..=max` non-empty texts and exactly `n` of them; `None` when
+    /// it is absent.
+    pub fn labels_for(
+        &self,
+        name: &str,
+        (n, of, per): (usize, &str, &str),
+        (min, max): (usize, usize),
+    ) -> Result<Option<Vec<String>>, ParamError> {
+        if matches!(self.get(name), None | Some(Value::Null)) {
+            return Ok(None);
+        }
+        let labels = self.texts(name, &[], (min, max))?;
+        if labels.len() != n {
+            return Err(ParamError::new(
+                name,
+                format!(
+                    "has {} entries but `{of}` has {n}; give one label per {per}",
+                    labels.len()
+                ),
+            ));
+        }
+        if let Some(i) = labels.iter().position(|l| l.trim().is_empty()) {
+            return Err(ParamError::new(name, format!("entry {} is empty", i + 1)));
+        }
+        Ok(Some(labels))
+    }
+}
+
 fn range_text(min: usize, max: usize) -> String {
     if min == max {
         format!("exactly {min}")

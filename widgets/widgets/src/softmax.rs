@@ -280,28 +280,9 @@ impl Widget for Softmax {
             (-SCORE_MAX, SCORE_MAX),
         )?;
         let n = scores.len();
-        let labels = match params.get("labels") {
-            None | Some(crate::Value::Null) => letter_labels(n),
-            Some(_) => {
-                let labels = params.texts("labels", &[], (MIN_TOKENS, MAX_TOKENS))?;
-                if labels.len() != n {
-                    return Err(ParamError::new(
-                        "labels",
-                        format!(
-                            "has {} entries but `scores` has {n}; give one label per score",
-                            labels.len()
-                        ),
-                    ));
-                }
-                if let Some(i) = labels.iter().position(|l| l.trim().is_empty()) {
-                    return Err(ParamError::new(
-                        "labels",
-                        format!("entry {} is empty", i + 1),
-                    ));
-                }
-                labels
-            }
-        };
+        let labels = params
+            .labels_for("labels", (n, "scores", "score"), (MIN_TOKENS, MAX_TOKENS))?
+            .unwrap_or_else(|| letter_labels(n));
         let temperature = params.num(
             "temperature",
             1.0,
@@ -386,6 +367,7 @@ impl Widget for Softmax {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testkit::{input, action};
     use crate::testkit::value;
     #[allow(unused_imports)]
     use crate::svg::num;
@@ -426,10 +408,7 @@ mod tests {
     fn temperature_slider_sharpens_and_flattens() {
         let mut w = widget("{}");
         // Stop 7 is T = 0.5: softmax(4, 2, 0) = 0.867, 0.117, 0.016.
-        assert!(w.update(&Event::Input {
-            control: "temperature",
-            value: "7"
-        }));
+        assert!(input(&mut w, "temperature", "7"));
         let html = w.render("s");
         assert_eq!(value(&html, "temperature"), "0.50");
         assert_eq!(value(&html, "p-0"), "86.7%");
@@ -437,75 +416,45 @@ mod tests {
         assert_eq!(value(&html, "p-2"), "1.6%");
         assert_eq!(value(&html, "entropy"), "0.64");
         // Stop 15 is T = 2: softmax(1, 0.5, 0) = 0.506, 0.307, 0.186.
-        assert!(w.update(&Event::Input {
-            control: "temperature",
-            value: "15"
-        }));
+        assert!(input(&mut w, "temperature", "15"));
         let html = w.render("s");
         assert_eq!(value(&html, "p-0"), "50.6%");
         assert_eq!(value(&html, "p-2"), "18.6%");
         assert_eq!(value(&html, "entropy"), "1.47");
         // The minimum: one-hot in practice, with a note.
-        assert!(w.update(&Event::Input {
-            control: "temperature",
-            value: "0"
-        }));
+        assert!(input(&mut w, "temperature", "0"));
         let html = w.render("s");
         assert_eq!(value(&html, "p-0"), "100.0%");
         assert_eq!(value(&html, "entropy"), "0.00");
         assert!(html.contains("T is at its minimum"));
         assert!(
-            !w.update(&Event::Input {
-                control: "temperature",
-                value: "-3"
-            }),
+            !input(&mut w, "temperature", "-3"),
             "clamped to stop 0"
         );
-        assert!(!w.update(&Event::Input {
-            control: "temperature",
-            value: "hot"
-        }));
+        assert!(!input(&mut w, "temperature", "hot"));
     }
 
     #[test]
     fn scores_and_true_token_inputs() {
         let mut w = widget("{}");
-        assert!(w.update(&Event::Input {
-            control: "true-token",
-            value: "2"
-        }));
+        assert!(input(&mut w, "true-token", "2"));
         let html = w.render("s");
         // −ln 0.090 = 2.408.
         assert_eq!(value(&html, "loss"), "2.408");
         assert!(html.contains("<option value=\"2\" selected>C</option>"));
-        assert!(!w.update(&Event::Input {
-            control: "true-token",
-            value: "3"
-        }));
+        assert!(!input(&mut w, "true-token", "3"));
         // Raise C's score to 3: softmax(2, 1, 3) = 0.245, 0.090, 0.665.
-        assert!(w.update(&Event::Input {
-            control: "score-2",
-            value: "3"
-        }));
+        assert!(input(&mut w, "score-2", "3"));
         let html = w.render("s");
         assert_eq!(value(&html, "p-2"), "66.5%");
         assert_eq!(value(&html, "argmax"), "C");
         assert_eq!(value(&html, "loss"), "0.408");
         // Out-of-range scores are clamped.
-        w.update(&Event::Input {
-            control: "score-0",
-            value: "99",
-        });
+        input(&mut w, "score-0", "99");
         assert_eq!(w.scores[0], 10.0);
-        assert!(!w.update(&Event::Input {
-            control: "score-7",
-            value: "1"
-        }));
+        assert!(!input(&mut w, "score-7", "1"));
         // A tie splits the T → 0 limit.
-        w.update(&Event::Input {
-            control: "score-0",
-            value: "3",
-        });
+        input(&mut w, "score-0", "3");
         let html = w.render("s");
         assert_eq!(value(&html, "argmax"), "A, C");
         assert!(html.contains("(50.0% each)"));
@@ -515,14 +464,10 @@ mod tests {
     fn sampling_is_seeded_and_tallied() {
         let mut w1 = widget("{}");
         let mut w2 = widget("{}");
-        assert!(w1.update(&Event::Action { action: "sample" }));
-        assert!(w1.update(&Event::Action {
-            action: "sample-10"
-        }));
-        w2.update(&Event::Action { action: "sample" });
-        w2.update(&Event::Action {
-            action: "sample-10",
-        });
+        assert!(action(&mut w1, "sample"));
+        assert!(action(&mut w1, "sample-10"));
+        action(&mut w2, "sample");
+        action(&mut w2, "sample-10");
         assert_eq!(w1.counts, w2.counts);
         assert_eq!(w1.last_draw, w2.last_draw);
         assert_eq!(w1.counts.iter().sum::<u64>(), 11);
@@ -539,34 +484,23 @@ mod tests {
         assert_eq!(value(&html, "count-0"), counts[0].to_string());
         assert_ne!(value(&html, "last-draw"), "none yet");
         // Reset replays the seed; a different seed gives a different stream.
-        assert!(w1.update(&Event::Action {
-            action: "reset-draws"
-        }));
+        assert!(action(&mut w1, "reset-draws"));
         assert_eq!(w1.counts, vec![0, 0, 0]);
-        w1.update(&Event::Action {
-            action: "sample-10",
-        });
+        action(&mut w1, "sample-10");
         let mut w3 = widget(r#"{"seed":42}"#);
-        w3.update(&Event::Action {
-            action: "sample-10",
-        });
+        action(&mut w3, "sample-10");
         assert_eq!(w1.counts, w3.counts);
         // Many draws follow the probabilities roughly.
         let mut w = widget(r#"{"seed":3}"#);
         for _ in 0..100 {
-            w.update(&Event::Action {
-                action: "sample-10",
-            });
+            action(&mut w, "sample-10");
         }
         let share = w.counts[0] as f64 / 1000.0;
         assert!((share - 0.665).abs() < 0.05, "{share}");
         // Changing the distribution clears the tally.
-        w.update(&Event::Input {
-            control: "temperature",
-            value: "3",
-        });
+        input(&mut w, "temperature", "3");
         assert_eq!(w.counts, vec![0, 0, 0]);
-        assert!(!w.update(&Event::Action { action: "nothing" }));
+        assert!(!action(&mut w, "nothing"));
     }
 
     #[test]

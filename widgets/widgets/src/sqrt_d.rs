@@ -600,6 +600,7 @@ impl Widget for SqrtD {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testkit::{input, action};
     use crate::testkit::value;
 
     fn widget(json: &str) -> SqrtD {
@@ -640,46 +641,28 @@ mod tests {
     fn scaling_brings_the_spread_to_one() {
         let mut w = widget("{}");
         let raw = std(&w.dots);
-        assert!(w.update(&Event::Input {
-            control: "scale",
-            value: "true"
-        }));
+        assert!(input(&mut w, "scale", "true"));
         let html = w.render("q");
         assert_eq!(value(&html, "expected"), "1.00");
         assert_eq!(value(&html, "spread"), num(raw / 8.0, 2));
         assert!(html.contains("checked"));
         assert!(html.contains("Spread after dividing by √d"));
-        assert!(!w.update(&Event::Input {
-            control: "scale",
-            value: "true"
-        }));
-        assert!(!w.update(&Event::Input {
-            control: "scale",
-            value: "maybe"
-        }));
-        assert!(w.update(&Event::Input {
-            control: "scale",
-            value: "false"
-        }));
+        assert!(!input(&mut w, "scale", "true"));
+        assert!(!input(&mut w, "scale", "maybe"));
+        assert!(input(&mut w, "scale", "false"));
         assert!(widget(r#"{"scale":true}"#).render("q").contains("checked"));
     }
 
     #[test]
     fn dimension_controls() {
         let mut w = widget(r#"{"samples":400}"#);
-        assert!(w.update(&Event::Input {
-            control: "d-power",
-            value: "2"
-        }));
+        assert!(input(&mut w, "d-power", "2"));
         assert_eq!(w.d, 4);
         assert_eq!(w.dots, sqrt_d::random_dot_products(4, 400, 7).unwrap());
         let html = w.render("q");
         assert_eq!(value(&html, "sqrt-d"), "2.00");
         assert!((std(&w.dots) - 2.0).abs() < 0.3);
-        assert!(w.update(&Event::Input {
-            control: "d",
-            value: "100"
-        }));
+        assert!(input(&mut w, "d", "100"));
         assert_eq!(w.d, 100);
         assert_eq!(value(&w.render("q"), "sqrt-d"), "10.00");
         assert!(
@@ -687,26 +670,14 @@ mod tests {
                 .contains("name=\"d-power\" min=\"0\" max=\"9\" step=\"1\" value=\"7\""),
             "slider at the nearest power, 128"
         );
-        assert!(w.update(&Event::Input {
-            control: "d",
-            value: "9999"
-        }));
+        assert!(input(&mut w, "d", "9999"));
         assert_eq!(w.d, 512);
         assert!(
-            !w.update(&Event::Input {
-                control: "d-power",
-                value: "12"
-            }),
+            !input(&mut w, "d-power", "12"),
             "clamped to 2^9 = 512"
         );
-        assert!(!w.update(&Event::Input {
-            control: "d",
-            value: "abc"
-        }));
-        assert!(!w.update(&Event::Input {
-            control: "other",
-            value: "3"
-        }));
+        assert!(!input(&mut w, "d", "abc"));
+        assert!(!input(&mut w, "other", "3"));
         assert!(!w.update(&Event::Hover { target: None }));
     }
 
@@ -715,19 +686,16 @@ mod tests {
         let mut w1 = widget(r#"{"d":16,"samples":100,"seed":3}"#);
         let mut w2 = widget(r#"{"d":16,"samples":100,"seed":3}"#);
         let first = w1.dots.clone();
-        assert!(w1.update(&Event::Action { action: "resample" }));
-        assert!(w2.update(&Event::Action { action: "resample" }));
+        assert!(action(&mut w1, "resample"));
+        assert!(action(&mut w2, "resample"));
         assert_eq!(w1.dots, w2.dots);
         assert_ne!(w1.dots, first);
         assert_eq!(w1.render("a"), w2.render("a"));
         assert_ne!(widget(r#"{"seed":4}"#).dots, widget(r#"{"seed":3}"#).dots);
-        assert!(!w1.update(&Event::Action { action: "other" }));
+        assert!(!action(&mut w1, "other"));
         // Back and forth over d: every batch is the one drawn for that d and seed.
         for (d, p) in [(4, "2"), (16, "4"), (4, "2"), (512, "9"), (16, "4")] {
-            assert!(w1.update(&Event::Input {
-                control: "d-power",
-                value: p
-            }));
+            assert!(input(&mut w1, "d-power", p));
             let fresh = sqrt_d::random_dot_products(d, 100, w1.sample_seed).unwrap();
             assert_eq!(w1.dots, fresh, "d = {d}");
         }

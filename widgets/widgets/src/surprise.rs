@@ -129,30 +129,10 @@ impl Widget for Surprise {
             (P_MIN, 1.0),
         )?;
         let n = probs.len();
-        let labels = match params.get("labels") {
-            None | Some(crate::Value::Null) if n == DEFAULT_LABELS.len() => {
-                DEFAULT_LABELS.iter().map(|s| s.to_string()).collect()
-            }
-            None | Some(crate::Value::Null) => (1..=n).map(|i| format!("token {i}")).collect(),
-            Some(_) => {
-                let labels = params.texts("labels", &[], (1, MAX_TOKENS))?;
-                if labels.len() != n {
-                    return Err(ParamError::new(
-                        "labels",
-                        format!(
-                            "has {} entries but `probs` has {n}; give one label per probability",
-                            labels.len()
-                        ),
-                    ));
-                }
-                if let Some(i) = labels.iter().position(|l| l.trim().is_empty()) {
-                    return Err(ParamError::new(
-                        "labels",
-                        format!("entry {} is empty", i + 1),
-                    ));
-                }
-                labels
-            }
+        let labels = match params.labels_for("labels", (n, "probs", "probability"), (1, MAX_TOKENS))? {
+            Some(labels) => labels,
+            None if n == DEFAULT_LABELS.len() => DEFAULT_LABELS.iter().map(|s| s.to_string()).collect(),
+            None => (1..=n).map(|i| format!("token {i}")).collect(),
         };
         Ok(Surprise { probs, labels })
     }
@@ -213,6 +193,7 @@ impl Widget for Surprise {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testkit::{input, action};
     use crate::testkit::value;
     #[allow(unused_imports)]
     use crate::svg::num;
@@ -262,42 +243,24 @@ mod tests {
     #[test]
     fn sliders_change_probabilities() {
         let mut w = widget("{}");
-        assert!(w.update(&Event::Input {
-            control: "p-3",
-            value: "1"
-        }));
+        assert!(input(&mut w, "p-3", "1"));
         let html = w.render("x");
         assert_eq!(value(&html, "bits-3"), "0.00");
         assert_eq!(value(&html, "most-surprising"), "cat");
         // (1 + 2 + 0.152 + 0)/4 = 0.788 bits.
         assert_eq!(value(&html, "ce-bits"), "0.79");
-        assert!(w.update(&Event::Input {
-            control: "p-0",
-            value: "0.3"
-        }));
+        assert!(input(&mut w, "p-0", "0.3"));
         assert_eq!(w.probs[0], 0.3);
         assert!(
-            w.update(&Event::Input {
-                control: "p-0",
-                value: "0"
-            }),
+            input(&mut w, "p-0", "0"),
             "clamped to 0.01"
         );
         assert_eq!(w.probs[0], 0.01);
         assert_eq!(value(&w.render("x"), "bits-0"), "6.64");
-        assert!(!w.update(&Event::Input {
-            control: "p-0",
-            value: "0.01"
-        }));
-        assert!(!w.update(&Event::Input {
-            control: "p-9",
-            value: "0.5"
-        }));
-        assert!(!w.update(&Event::Input {
-            control: "p-1",
-            value: "x"
-        }));
-        assert!(!w.update(&Event::Action { action: "reset" }));
+        assert!(!input(&mut w, "p-0", "0.01"));
+        assert!(!input(&mut w, "p-9", "0.5"));
+        assert!(!input(&mut w, "p-1", "x"));
+        assert!(!action(&mut w, "reset"));
         assert!(!w.update(&Event::Hover { target: None }));
     }
 

@@ -18,3 +18,13 @@ pub fn value<'a>(html: &'a str, name: &str) -> &'a str {
     let close = rest[open..].find('<').unwrap() + open;
     &rest[open..close]
 }
+
+/// Sends an input event (a control named `control` now has `value`).
+pub fn input(w: &mut impl Widget, control: &str, value: &str) -> bool {
+    w.update(&crate::Event::Input { control, value })
+}
+
+/// Sends a button press (`data-action`).
+pub fn action(w: &mut impl Widget, action: &str) -> bool {
+    w.update(&crate::Event::Action { action })
+}

@@ -202,6 +202,7 @@ impl Widget for Vectors {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testkit::{input};
 
     fn widget(json: &str) -> Vectors {
         crate::testkit::widget(json)
@@ -226,16 +227,16 @@ mod tests {
         assert_eq!(w.b, [0.5, 3.0]);
         assert!(w.update(&Event::Drag { target: "a", x: -1.04, y: 2.96, phase: DragPhase::Move }));
         assert_eq!(w.a, [-1.0, -3.0]);
-        assert!(w.update(&Event::Input { control: "b2", value: "-2.5" }));
+        assert!(input(&mut w, "b2", "-2.5"));
         assert_eq!(w.b, [0.5, -2.5]);
-        assert!(!w.update(&Event::Input { control: "b2", value: "-2.5" }));
+        assert!(!input(&mut w, "b2", "-2.5"));
     }
 
     #[test]
     fn sign_flips_past_ninety_degrees() {
         let mut w = widget(r#"{"a":[2,0],"b":[0,2]}"#);
         assert!(w.render("x").contains("perpendicular"));
-        w.update(&Event::Input { control: "b1", value: "-0.5" });
+        input(&mut w, "b1", "-0.5");
         let html = w.render("x");
         assert!(html.contains("opposed") && html.contains("a · b is negative"), "{html}");
     }
