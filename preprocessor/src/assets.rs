@@ -106,6 +106,10 @@ pub fn head_html(path_to_root: &str, link_katex_css: bool) -> String {
     out.push_str(&format!(
         "<link rel=\"stylesheet\" href=\"{dir}/widgets.css\">\n<script src=\"{dir}/mathcourse.js\" defer></script>\n"
     ));
+    // Symbol inspection (hover, focus, the walk) for formulas with a "where" legend.
+    out.push_str(&format!(
+        "<script src=\"{dir}/inspect.js\" defer></script>\n"
+    ));
     out
 }
 
@@ -128,11 +132,14 @@ mod tests {
     fn widget_loader_styles_and_bundle_are_embedded() {
         for file in [
             "mathcourse.js",
+            "inspect.js",
             "widgets.css",
             "widgets/mathcourse_widgets.js",
         ] {
             let text =
                 std::str::from_utf8(get(file).unwrap_or_else(|| panic!("missing {file}"))).unwrap();
+            // XML namespace names are identifiers, not something fetched.
+            let text = text.replace("http://www.w3.org/", "");
             assert!(
                 !text.contains("http://") && !text.contains("https://"),
                 "remote URL in {file}"

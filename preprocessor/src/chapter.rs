@@ -38,6 +38,10 @@ pub struct BookContext {
     pub templates: Templates,
     /// Equation labels of the whole book.
     pub labels: Labels,
+    /// Symbols and claims of the whole book.
+    pub notation: crate::notation::Notation,
+    /// What an undefined letter in an inspectable formula does.
+    pub undefined_symbols: crate::config::UndefinedSymbols,
 }
 
 /// What processing one chapter produced.
@@ -116,6 +120,8 @@ pub fn render_chapter(
         diagnostics,
         html,
         next_id: 0,
+        counters: crate::notation::Counters::default(),
+        anchors: std::collections::HashSet::new(),
     };
     let header = crate::header::render(&front, block.as_ref(), &mut cx);
     let body = cx.markdown(body_start..source.len());
@@ -282,6 +288,8 @@ mod tests {
             link_katex_css: true,
             templates: Templates::load(Path::new("/nonexistent")).unwrap(),
             labels: Labels::new(),
+            notation: crate::notation::Notation::default(),
+            undefined_symbols: crate::config::UndefinedSymbols::Warn,
         }
     }
 
@@ -311,11 +319,17 @@ mod tests {
 
     #[test]
     fn dollar_pair_across_a_code_span_warns() {
-        let out = render("It costs $10 in total; write `$x$` for math.\n", OnError::Fail);
+        let out = render(
+            "It costs $10 in total; write `$x$` for math.\n",
+            OnError::Fail,
+        );
         assert_eq!(out.diagnostics.len(), 1, "{:?}", out.diagnostics);
         let text = out.diagnostics[0].render(false);
         assert!(text.contains("runs across a code span"), "{text}");
-        let ok = render("It costs \\$10 in total; write `$x$` for math.\n", OnError::Fail);
+        let ok = render(
+            "It costs \\$10 in total; write `$x$` for math.\n",
+            OnError::Fail,
+        );
         assert!(ok.diagnostics.is_empty(), "{:?}", ok.diagnostics);
     }
 

@@ -26,6 +26,19 @@ pub enum OnError {
     Warn,
 }
 
+/// What a letter in an inspectable formula that no symbol defines does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UndefinedSymbols {
+    /// A located warning (default).
+    #[default]
+    Warn,
+    /// A located error: the build fails.
+    Error,
+    /// Nothing.
+    Allow,
+}
+
 /// KaTeX output format (mdbook-katex's `output` option).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 pub enum Output {
@@ -86,6 +99,10 @@ pub struct Config {
     pub cache_dir: PathBuf,
     /// Set to false to render every formula on every build.
     pub cache: bool,
+    /// A book-level symbols file (YAML list of symbols), relative to the book root.
+    pub symbols: Option<PathBuf>,
+    /// What an undefined letter in an inspectable formula does.
+    pub undefined_symbols: UndefinedSymbols,
 
     // --- KaTeX options, same names as mdbook-katex ---
     /// KaTeX `output`.
@@ -132,6 +149,8 @@ impl Default for Config {
             macros: None,
             cache_dir: PathBuf::from(".mathcourse-cache"),
             cache: true,
+            symbols: None,
+            undefined_symbols: UndefinedSymbols::Warn,
             output: Output::HtmlAndMathml,
             leqno: false,
             fleqn: false,

@@ -240,6 +240,8 @@ mod tests {
             link_katex_css: true,
             templates: Templates::load(Path::new("/nonexistent")).unwrap(),
             labels: Labels::new(),
+            notation: crate::notation::Notation::default(),
+            undefined_symbols: crate::config::UndefinedSymbols::Warn,
         };
         render_chapter(src, Path::new("t.md"), Path::new("src/t.md"), &book, html)
     }

@@ -15,7 +15,9 @@ pub mod frontmatter;
 pub mod header;
 pub mod html;
 pub mod inline;
+pub mod inspect;
 pub mod math;
+pub mod notation;
 pub mod scan;
 pub mod symbol;
 pub mod templates;
@@ -130,6 +132,22 @@ pub fn process(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
     let html = ctx.renderer == "html";
     let src_name = ctx.config.book.src.clone();
     let (labels, mut diagnostics) = collect_labels(&chapters, &src_name);
+    let file_symbols = book_symbols(&ctx.root, &config)?;
+    let sources: Vec<notation::ChapterSource> = chapters
+        .iter()
+        .map(|ch| {
+            let path = ch.path.map(PathBuf::as_path).unwrap_or(Path::new(""));
+            notation::ChapterSource {
+                path,
+                shown: src_name.join(ch.source_path.unwrap_or(ch.path.unwrap_or(&PathBuf::new()))),
+                title: ch.name.as_str(),
+                source: ch.content.as_str(),
+            }
+        })
+        .collect();
+    let (notation, notation_diagnostics) = notation::Notation::collect(file_symbols, &sources);
+    drop(sources);
+    diagnostics.extend(notation_diagnostics);
 
     let macros = book_macros(&ctx.root, &config)?;
     let options = MathOptions::from_config(&config, macros);
@@ -139,6 +157,8 @@ pub fn process(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
     let book_ctx = BookContext {
         templates: templates::Templates::load(&ctx.root)?,
         labels,
+        notation,
+        undefined_symbols: config.undefined_symbols,
         fingerprint: options.fingerprint(),
         options,
         on_error: config.error_policy(),
@@ -175,6 +195,7 @@ pub fn process(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
 
 /// A chapter's fields the pipeline needs, borrowed so chapters can be processed in parallel.
 struct ChapterRef<'a> {
+    name: &'a String,
     content: &'a mut String,
     path: Option<&'a PathBuf>,
     source_path: Option<&'a PathBuf>,
@@ -225,6 +246,7 @@ fn collect_labels(
 fn collect_chapters<'a>(items: &'a mut [BookItem], out: &mut Vec<ChapterRef<'a>>) {
     for item in items {
         if let BookItem::Chapter(Chapter {
+            name,
             content,
             path,
             source_path,
@@ -235,6 +257,7 @@ fn collect_chapters<'a>(items: &'a mut [BookItem], out: &mut Vec<ChapterRef<'a>>
         {
             if path.is_some() {
                 out.push(ChapterRef {
+                    name,
                     content,
                     path: path.as_ref(),
                     source_path: source_path.as_ref(),
@@ -247,6 +270,31 @@ fn collect_chapters<'a>(items: &'a mut [BookItem], out: &mut Vec<ChapterRef<'a>>
             collect_chapters(sub_items, out);
         }
     }
+}
+
+/// The book's symbols file (`symbols = "symbols.yml"`): a YAML list of symbols, each with
+/// where it is written (`file item N`).
+fn book_symbols(root: &Path, config: &Config) -> Result<Vec<(symbol::Symbol, String)>> {
+    let Some(path) = &config.symbols else {
+        return Ok(Vec::new());
+    };
+    let text = std::fs::read_to_string(root.join(path)).with_context(|| {
+        format!(
+            "could not read the symbols file `{}` (option `symbols` of [preprocessor.{NAME}], relative to the book root)",
+            path.display()
+        )
+    })?;
+    let symbols: Vec<symbol::Symbol> = serde_saphyr::from_str(&text).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: {e}\n  help: the symbols file is a YAML list, one item per symbol: `- {{id: vec-x, tex: '\\mathbf{{x}}', name: x, meaning: A vector}}`",
+            path.display()
+        )
+    })?;
+    Ok(symbols
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| (s, format!("{} item {}", path.display(), i + 1)))
+        .collect())
 }
 
 /// Book-wide macros from `macros = "file"` or a `[preprocessor.mathcourse.macros]` table.

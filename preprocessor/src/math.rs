@@ -10,12 +10,14 @@ use std::collections::BTreeMap;
 use std::panic::{self, AssertUnwindSafe};
 
 use katex::macros::MacroDefinition;
-use katex::{KatexContext, OutputFormat, Settings};
+use katex::{KatexContext, OutputFormat, Settings, TrustContext, TrustSetting};
+use std::sync::Arc;
 
 use crate::config::{Config, Output};
 
 /// Engine name and version; part of every cache key.
-pub const ENGINE: &str = "katex-rs 0.3.0 (KaTeX 0.18.5), attributes sorted";
+pub const ENGINE: &str =
+    "katex-rs 0.3.0 (KaTeX 0.18.5), attributes sorted, trust: \\htmlData{mc-sym=id} only";
 
 /// The KaTeX version whose CSS and fonts ship with the book (must match [`ENGINE`]).
 pub const KATEX_VERSION: &str = "0.18.5";
@@ -234,7 +236,32 @@ fn settings(display: bool, options: &MathOptions) -> Settings {
         .maybe_min_rule_thickness(options.min_rule_thickness)
         .maybe_max_size(options.max_size)
         .maybe_max_expand(options.max_expand)
+        .trust(TrustSetting::Function(Arc::new(
+            |context: &mut TrustContext| Some(trusted(context)),
+        )))
         .build()
+}
+
+/// KaTeX `trust`: granted to exactly what the preprocessor emits for inspectable
+/// formulas, `\htmlData{mc-sym=<id>}` with an id of letters, digits, `-` and `_`.
+/// Author-written `\href`, `\url`, `\includegraphics`, `\htmlClass`, `\htmlId`,
+/// `\htmlStyle` and any other `\htmlData` stay untrusted (KaTeX shows them as
+/// unsupported commands; the build reports them first).
+pub fn trusted(context: &TrustContext) -> bool {
+    if context.command != "\\htmlData" {
+        return false;
+    }
+    let Some(attributes) = &context.attributes else {
+        return false;
+    };
+    attributes.len() == 1
+        && attributes.iter().all(|(key, value)| {
+            key == "data-mc-sym"
+                && !value.is_empty()
+                && value
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        })
 }
 
 /// Runs `f`, turning a panic into its message without printing the default panic report.

@@ -32,6 +32,10 @@ pub struct Symbol {
     /// Its shape, e.g. `(n, k)` (TeX).
     #[serde(default)]
     pub shape: Option<String>,
+    /// True when the same TeX deliberately means something else elsewhere in the book
+    /// (σ the activation, σ the standard deviation); without it the build warns.
+    #[serde(default)]
+    pub overloaded: bool,
 }
 
 /// A symbol with where its item and keys are written.

@@ -32,6 +32,15 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("demo.html", include_str!("../templates/demo.html")),
     ("formula.html", include_str!("../templates/formula.html")),
     ("math.html", include_str!("../templates/math.html")),
+    ("inspect.html", include_str!("../templates/inspect.html")),
+    (
+        "notation-index.html",
+        include_str!("../templates/notation-index.html"),
+    ),
+    (
+        "claims-index.html",
+        include_str!("../templates/claims-index.html"),
+    ),
     ("practice.html", include_str!("../templates/practice.html")),
     ("solution.html", include_str!("../templates/solution.html")),
     ("symbols.html", include_str!("../templates/symbols.html")),

@@ -9,6 +9,7 @@ mod check;
 mod config;
 mod directives;
 mod header;
+mod inspect;
 mod katex_diff;
 mod math;
 mod safety;

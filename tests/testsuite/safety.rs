@@ -31,7 +31,7 @@ fn snippets(p: &str) -> Vec<(&'static str, String)> {
         (
             "formula",
             format!(
-                ":::{{formula}} {one_line}\n---\nstatus: model\ntex: x^2\ncode: {yaml}\ndoes-not-say: {yaml}\n---\nReading.\n:::\n"
+                ":::{{formula}} {one_line}\n---\nstatus: model\ntex: x^2\ncode: {yaml}\ndoes-not-say: {yaml}\nwhere:\n  - {{id: x, tex: x, name: {yaml}, meaning: {yaml}, code: {yaml}, shape: x}}\n---\nReading.\n:::\n"
             ),
         ),
         ("math", ":::{math}\n\\text{<script>alert(1)</script>}\n:::\n".to_string()),
@@ -41,6 +41,17 @@ fn snippets(p: &str) -> Vec<(&'static str, String)> {
         ("deeper", format!(":::{{deeper}} {one_line}\nBody.\n:::\n")),
         ("skeptic", format!(":::{{skeptic}} {one_line}\n- a question?\n:::\n")),
         ("note", format!(":::{{note}} {one_line}\nBody.\n:::\n")),
+        (
+            "notation-index",
+            format!(":::{{symbol-table}}\n---\n- {{id: b, tex: y, read: {yaml}, meaning: {yaml}, code: {yaml}}}\n---\n:::\n\n:::{{notation-index}}\n:::\n"),
+        ),
+        (
+            "claims-index",
+            // The claims themselves are in another chapter (see the test): a claim's body
+            // is Markdown, where raw HTML is the author's own; its summary in the index
+            // must still be escaped.
+            ":::{claims-index}\n:::\n".to_string(),
+        ),
         ("symbols", format!(":::{{symbols}}\n---\n- {{id: a, tex: x, name: {yaml}}}\n---\n:::\n")),
         (
             "symbol-table",
@@ -210,13 +221,21 @@ fn xss_corpus_through_every_field_of_every_directive() {
         }
     }
     test.change_file("src/inline.md", &chapter);
+    let mut claims = String::from("# Claims elsewhere\n\n");
+    for p in PAYLOADS {
+        let one_line = p.replace('\n', " ");
+        claims.push_str(&format!(":::{{claim}} model\n:source: {one_line}\n{one_line}\n:::\n\n"));
+    }
+    test.change_file("src/part/nested.md", &claims);
     test.build();
     let main = test.main_of("inline.html");
     for (name, attrs) in tags(&main) {
         let our_loader = name == "script"
             && attrs
                 .iter()
-                .any(|(k, v)| k == "src" && v.ends_with("/mathcourse.js"))
+                .any(|(k, v)| {
+                    k == "src" && (v.ends_with("/mathcourse.js") || v.ends_with("/inspect.js"))
+                })
             && attrs.len() <= 2;
         assert!(
             ALLOWED_TAGS.contains(&name.as_str()) || our_loader,

@@ -88,6 +88,7 @@ impl Directive for Claim {
     }
 
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
+        let n = cx.counters.next("claim");
         let status = Status::parse(&block.argument).ok_or_else(|| {
             let span = if block.argument.is_empty() {
                 block.name_span.clone()
@@ -109,6 +110,7 @@ impl Directive for Claim {
                 .with_hint("add a line `:source: Author (year), *Title*` after the opening line; only `established` claims may omit it"));
         }
         let mut context = tera::Context::new();
+        context.insert("id", &crate::notation::claim_anchor(n));
         status.insert_into(&mut context);
         if let Some(source) = &options.source {
             let html = cx.inline(source, block.opener.clone());

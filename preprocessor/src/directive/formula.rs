@@ -26,6 +26,12 @@ struct Options {
     lang: Option<String>,
     #[serde(default)]
     does_not_say: Option<String>,
+    /// Symbols this card defines (they join the book's notation; read by the collector).
+    #[serde(default, rename = "where")]
+    where_: Vec<crate::symbol::Symbol>,
+    /// Tag the formula's symbols and show the legend (default: yes).
+    #[serde(default)]
+    inspect: Option<bool>,
 }
 
 impl Directive for Formula {
@@ -34,6 +40,7 @@ impl Directive for Formula {
     }
 
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
+        let n = cx.counters.next("formula");
         let options: Options = cx.options(block)?;
         let raw = super::options::raw_options(&cx.source, block).unwrap_or_default();
         let span_of = |key: &str| {
@@ -56,13 +63,27 @@ impl Directive for Formula {
                 context.insert("number", &number);
                 label.clone()
             }
-            None => cx.fresh_id("formula"),
+            None => crate::notation::formula_anchor(n),
         };
         context.insert("id", &id);
+        let anchors: Vec<String> = options
+            .where_
+            .iter()
+            .filter_map(|s| cx.first_anchor(format!("sym-{}", s.id)))
+            .collect();
+        context.insert("anchors", &anchors);
         let title = cx.inline(&block.argument, block.argument_span.clone());
         context.insert("title_html", &title);
-        let math = cx.option_math(&options.tex, true, span_of("tex"));
+        let (tex, legend_html) = if options.inspect.unwrap_or(true) {
+            let inspected =
+                super::inspectable::inspect(cx, &options.tex, span_of("tex"), None, &id);
+            (inspected.tex, inspected.legend_html)
+        } else {
+            (options.tex.clone(), String::new())
+        };
+        let math = cx.option_math(&tex, true, span_of("tex"));
         context.insert("math_html", &math);
+        context.insert("legend_html", &legend_html);
         context.insert("tex", &options.tex);
         if let Some(text) = &options.does_not_say {
             let html = cx.inline(text, span_of("does-not-say"));

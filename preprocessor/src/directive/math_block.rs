@@ -14,6 +14,9 @@ pub struct MathBlock;
 struct Options {
     #[serde(default)]
     label: Option<String>,
+    /// Tag the formula's symbols and show the "where" legend.
+    #[serde(default)]
+    inspect: bool,
 }
 
 impl Directive for MathBlock {
@@ -29,17 +32,31 @@ impl Directive for MathBlock {
                 .error(block.opener.clone(), "empty `math` block")
                 .with_hint("put the TeX of the equation between the opening and closing lines"));
         }
-        let math = cx.option_math(&tex, true, block.body.clone());
         let mut context = tera::Context::new();
-        context.insert("math_html", &math);
-        match &options.label {
+        let id = match &options.label {
             Some(label) => {
-                context.insert("id", label);
                 let number = cx.book.labels.get(label).map(|l| l.number.clone());
                 context.insert("number", &number);
+                label.clone()
             }
-            None => context.insert("id", &cx.fresh_id("eq")),
-        }
+            None => cx.fresh_id("eq"),
+        };
+        context.insert("id", &id);
+        let (tex, legend_html) = if options.inspect {
+            let inspected = super::inspectable::inspect(
+                cx,
+                &tex,
+                block.body.clone(),
+                Some(block.body.start),
+                &id,
+            );
+            (inspected.tex, inspected.legend_html)
+        } else {
+            (tex, String::new())
+        };
+        let math = cx.option_math(&tex, true, block.body.clone());
+        context.insert("math_html", &math);
+        context.insert("legend_html", &legend_html);
         cx.template("math", context, Vec::new(), block.opener.clone())
     }
 

@@ -15,6 +15,8 @@ mod claim;
 mod connection;
 mod demo;
 mod formula;
+mod indexes;
+mod inspectable;
 mod lists;
 mod math_block;
 mod practice;
@@ -104,6 +106,10 @@ pub struct Cx<'a> {
     pub html: bool,
     /// Counter for generated element ids.
     pub next_id: usize,
+    /// Per-kind counters the notation collector mirrors (claim and formula ids).
+    pub counters: crate::notation::Counters,
+    /// Element ids handed out by [`Cx::first_anchor`].
+    pub anchors: std::collections::HashSet<String>,
 }
 
 impl<'a> Cx<'a> {
@@ -121,6 +127,12 @@ impl<'a> Cx<'a> {
     pub fn fresh_id(&mut self, prefix: &str) -> String {
         self.next_id += 1;
         format!("mc-{prefix}-{}", self.next_id)
+    }
+
+    /// `id` the first time it is asked for in this chapter, `None` afterwards (the first
+    /// element defining a symbol carries its anchor; later ones must not repeat the id).
+    pub fn first_anchor(&mut self, id: String) -> Option<String> {
+        self.anchors.insert(id.clone()).then_some(id)
     }
 
     /// The typed options of `block`.
@@ -246,6 +258,9 @@ impl<'a> Cx<'a> {
 
     /// Renders one formula found in the source (Markdown-safe), reporting errors.
     fn formula(&mut self, tex: &str, display: bool, span: &scan::MathSpan) -> Option<String> {
+        if tex.contains('\\') {
+            self.check_commands(tex, span);
+        }
         let key = cache::key(self.fingerprint, display, tex);
         let options = self.math_options;
         match self
@@ -259,6 +274,25 @@ impl<'a> Cx<'a> {
                 (self.book.on_error == OnError::Warn)
                     .then(|| crate::chapter::error_box(span, &err, &self.book.error_color))
             }
+        }
+    }
+
+    /// Reports the commands an author may not write in math (`\href`, `\htmlData`, ...):
+    /// KaTeX's trust is granted only to the symbol tags mathcourse emits.
+    fn check_commands(&mut self, tex: &str, span: &scan::MathSpan) {
+        for (name, range) in crate::inspect::forbidden_commands(tex) {
+            if name == "\\htmlData" && tex[range.end..].starts_with("{mc-sym=") {
+                continue;
+            }
+            let at = match span.tex_offset {
+                Some(o) => o + range.start..o + range.end,
+                None => span.range.clone(),
+            };
+            let d = self
+                .error(at, format!("`{name}` is not allowed in this book's math"))
+                .with_label("KaTeX will not trust this command")
+                .with_hint("links and HTML attributes in formulas are switched off for safety; put links in the text around the formula, and use `\\sym{id}{...}` to mark a symbol");
+            self.diagnostics.push(d);
         }
     }
 

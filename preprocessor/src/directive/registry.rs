@@ -7,6 +7,7 @@ use super::claim::Claim;
 use super::connection::Connection;
 use super::demo::Demo;
 use super::formula::Formula;
+use super::indexes::{ClaimsIndex, NotationIndex};
 use super::lists::{FurtherReading, Takeaways};
 use super::math_block::MathBlock;
 use super::practice::{Practice, Solution};
@@ -47,6 +48,8 @@ pub static DIRECTIVES: &[&dyn Directive] = &[
     &FurtherReading,
     &Widget,
     &WidgetReference,
+    &NotationIndex,
+    &ClaimsIndex,
 ];
 
 /// The directive called `name`.

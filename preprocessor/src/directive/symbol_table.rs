@@ -21,6 +21,7 @@ pub struct SymbolTable;
 #[derive(Serialize)]
 struct Row {
     id: String,
+    anchor: Option<String>,
     math_html: String,
     read_html: String,
     meaning_html: String,
@@ -53,6 +54,7 @@ impl Directive for SymbolTable {
                 .map(|tex| cx.option_math(tex, false, s.span_of("shape")));
             rows.push(Row {
                 id: s.symbol.id.clone(),
+                anchor: cx.first_anchor(format!("sym-{}", s.symbol.id)),
                 math_html,
                 read_html,
                 meaning_html,

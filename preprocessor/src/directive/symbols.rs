@@ -22,6 +22,7 @@ pub struct Symbols;
 #[derive(Serialize)]
 struct Chip {
     id: String,
+    anchor: Option<String>,
     math_html: String,
     name_html: String,
 }
@@ -48,6 +49,7 @@ impl Directive for Symbols {
             let name_html = cx.inline(&s.symbol.name, s.span_of("name"));
             chips.push(Chip {
                 id: s.symbol.id.clone(),
+                anchor: cx.first_anchor(format!("sym-{}", s.symbol.id)),
                 math_html,
                 name_html,
             });

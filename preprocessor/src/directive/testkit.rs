@@ -11,7 +11,7 @@ use crate::templates::Templates;
 
 use super::Labels;
 
-fn book() -> BookContext {
+fn book(src: &str) -> BookContext {
     let options = MathOptions::default();
     BookContext {
         fingerprint: options.fingerprint(),
@@ -22,11 +22,28 @@ fn book() -> BookContext {
         link_katex_css: true,
         templates: Templates::load(Path::new("/nonexistent")).unwrap(),
         labels: Labels::new(),
+        notation: crate::notation::Notation::collect(
+            Vec::new(),
+            &[crate::notation::ChapterSource {
+                path: Path::new("t.md"),
+                shown: Path::new("src/t.md").to_path_buf(),
+                title: "Test",
+                source: src,
+            }],
+        )
+        .0,
+        undefined_symbols: crate::config::UndefinedSymbols::Warn,
     }
 }
 
 fn run(src: &str, html: bool) -> ChapterOutput {
-    render_chapter(src, Path::new("t.md"), Path::new("src/t.md"), &book(), html)
+    render_chapter(
+        src,
+        Path::new("t.md"),
+        Path::new("src/t.md"),
+        &book(src),
+        html,
+    )
 }
 
 /// The HTML-renderer output of `src`; panics on any diagnostic.

@@ -21,6 +21,8 @@ fn book() -> BookContext {
         link_katex_css: true,
         templates: Templates::load(Path::new("/nonexistent")).unwrap(),
         labels: Labels::new(),
+        notation: crate::notation::Notation::default(),
+        undefined_symbols: crate::config::UndefinedSymbols::Warn,
     }
 }
 

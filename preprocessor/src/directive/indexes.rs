@@ -1,0 +1,226 @@
+//! `{notation-index}` and `{claims-index}`: pages generated from the whole book. An
+//! author places a chapter containing just the directive in SUMMARY.md; its content is
+//! rebuilt from the book's [`crate::notation::Notation`] on every build, so it stays
+//! correct when chapters move, and is ordered deterministically (book order).
+//!
+//! ```markdown
+//! # Notation
+//!
+//! :::{notation-index}
+//! :::
+//! ```
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::claim::Status;
+use super::{Block, Cx, Directive};
+use crate::diagnostic::Diagnostic;
+use crate::notation::CLAIM_ORDER;
+
+/// The `notation-index` directive.
+pub struct NotationIndex;
+
+/// The `claims-index` directive.
+pub struct ClaimsIndex;
+
+#[derive(Serialize)]
+struct Link {
+    href: String,
+    title: String,
+}
+
+#[derive(Serialize)]
+struct Row {
+    anchor: String,
+    math_html: String,
+    name_html: String,
+    meaning_html: String,
+    code: Option<String>,
+    defined: Vec<Link>,
+    book_file: bool,
+    used: Vec<Link>,
+}
+
+fn no_body(block: &Block, cx: &Cx) -> Result<(), Diagnostic> {
+    let body = &cx.source[block.body.clone()];
+    if !body.trim().is_empty() || !block.argument.is_empty() {
+        let span = if block.argument.is_empty() {
+            block.body.clone()
+        } else {
+            block.argument_span.clone()
+        };
+        return Err(cx
+            .error(span, format!("`{}` takes no argument and no body", block.name))
+            .with_label("remove this")
+            .with_hint("the page is generated from the whole book; write the heading and any introduction outside the directive"));
+    }
+    Ok(())
+}
+
+fn chapter_link(cx: &Cx, chapter: &PathBuf, anchor: &str) -> Link {
+    let title = cx
+        .book
+        .notation
+        .titles
+        .get(chapter)
+        .cloned()
+        .unwrap_or_else(|| chapter.display().to_string());
+    let mut href = super::relative_html_path(cx.chapter_path, chapter);
+    if !anchor.is_empty() {
+        href.push('#');
+        href.push_str(anchor);
+    }
+    Link { href, title }
+}
+
+impl Directive for NotationIndex {
+    fn name(&self) -> &'static str {
+        "notation-index"
+    }
+
+    fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
+        no_body(block, cx)?;
+        let span = block.opener.clone();
+        let defs = cx.book.notation.definitions.clone();
+        // One row per symbol and meaning; a definition repeated in several chapters with
+        // the same meaning adds a "defined in" link to the first row.
+        let mut rows: Vec<(String, String, Row)> = Vec::new();
+        for (i, d) in defs.iter().enumerate().filter(|(_, d)| !d.demo) {
+            let meaning = d.symbol.meaning.clone().unwrap_or_default();
+            let used: Vec<Link> = cx
+                .book
+                .notation
+                .uses
+                .get(&i)
+                .map(|set| set.iter().map(|c| chapter_link(cx, c, "")).collect())
+                .unwrap_or_default();
+            let defined = d.chapter.as_ref().map(|c| chapter_link(cx, c, &d.anchor()));
+            if let Some((_, _, row)) = rows
+                .iter_mut()
+                .find(|(k, m, _)| *k == d.key && *m == meaning)
+            {
+                row.defined.extend(defined);
+                let mut seen: BTreeSet<String> = row.used.iter().map(|l| l.href.clone()).collect();
+                for l in used {
+                    if seen.insert(l.href.clone()) {
+                        row.used.push(l);
+                    }
+                }
+                row.book_file |= d.chapter.is_none();
+                continue;
+            }
+            let math_html = cx.option_math(&d.symbol.tex, false, span.clone());
+            let name_html = cx.inline(&d.symbol.name, span.clone());
+            let meaning_html = cx.inline(&meaning, span.clone());
+            let mut anchor = format!("notation-{}", d.symbol.id);
+            let mut n = 1;
+            while rows.iter().any(|(_, _, r)| r.anchor == anchor) {
+                n += 1;
+                anchor = format!("notation-{}-{n}", d.symbol.id);
+            }
+            rows.push((
+                d.key.clone(),
+                meaning,
+                Row {
+                    anchor,
+                    math_html,
+                    name_html,
+                    meaning_html,
+                    code: d.symbol.code.clone(),
+                    defined: defined.into_iter().collect(),
+                    book_file: d.chapter.is_none(),
+                    used,
+                },
+            ));
+        }
+        let rows: Vec<Row> = rows.into_iter().map(|(_, _, r)| r).collect();
+        let mut context = tera::Context::new();
+        context.insert("rows", &rows);
+        cx.template("notation-index", context, Vec::new(), span)
+    }
+
+    fn degrade(&self, _block: &Block, cx: &mut Cx) -> String {
+        let mut out = String::from("| Symbol | Read it as | Meaning |\n|---|---|---|\n");
+        for d in &cx.book.notation.definitions {
+            out.push_str(&format!(
+                "| ${}$ | {} | {} |\n",
+                d.symbol.tex.replace('|', "\\vert "),
+                d.symbol.name.replace('|', "\\|"),
+                d.symbol
+                    .meaning
+                    .as_deref()
+                    .unwrap_or("")
+                    .replace('|', "\\|")
+            ));
+        }
+        out
+    }
+}
+
+#[derive(Serialize)]
+struct ClaimRow {
+    summary_html: String,
+    source_html: Option<String>,
+    link: Link,
+    formula: bool,
+}
+
+#[derive(Serialize)]
+struct Group {
+    status: &'static str,
+    label: &'static str,
+    icon: &'static str,
+    claims: Vec<ClaimRow>,
+}
+
+impl Directive for ClaimsIndex {
+    fn name(&self) -> &'static str {
+        "claims-index"
+    }
+
+    fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
+        no_body(block, cx)?;
+        let span = block.opener.clone();
+        let claims = cx.book.notation.claims.clone();
+        let mut groups = Vec::new();
+        for word in CLAIM_ORDER {
+            let Some(status) = Status::parse(word) else {
+                continue;
+            };
+            let mut rows = Vec::new();
+            for c in claims.iter().filter(|c| c.status == word) {
+                let summary_html = cx.inline(&c.summary, span.clone());
+                let source_html = c.source.as_ref().map(|s| cx.inline(s, span.clone()));
+                rows.push(ClaimRow {
+                    summary_html,
+                    source_html,
+                    link: chapter_link(cx, &c.chapter, &c.anchor),
+                    formula: c.formula,
+                });
+            }
+            if !rows.is_empty() {
+                groups.push(Group {
+                    status: status.key(),
+                    label: status.label(),
+                    icon: status.icon(),
+                    claims: rows,
+                });
+            }
+        }
+        let mut context = tera::Context::new();
+        context.insert("groups", &groups);
+        context.insert("total", &claims.len());
+        cx.template("claims-index", context, Vec::new(), span)
+    }
+
+    fn degrade(&self, _block: &Block, cx: &mut Cx) -> String {
+        let mut out = String::new();
+        for c in &cx.book.notation.claims {
+            out.push_str(&format!("- **{}**: {}\n", c.status, c.summary));
+        }
+        out
+    }
+}

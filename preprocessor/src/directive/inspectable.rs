@@ -1,0 +1,125 @@
+//! Inspectable formulas: tags the registered symbols of a formula (see
+//! [`crate::inspect`]) and renders the "where" legend and the symbol-by-symbol walk
+//! that sit under it. Used by `formula` cards (by default) and `math` blocks with
+//! `:inspect: true`.
+
+use std::ops::Range;
+
+use serde::Serialize;
+
+use super::Cx;
+use crate::config::UndefinedSymbols;
+use crate::inspect;
+
+/// One symbol of the legend.
+#[derive(Debug, Serialize)]
+struct Item {
+    id: String,
+    math_html: String,
+    name_html: String,
+    meaning_html: Option<String>,
+    shape_html: Option<String>,
+    code: Option<String>,
+    link: Option<String>,
+}
+
+/// What an inspectable formula renders to.
+pub struct Inspected {
+    /// The TeX to typeset: the author's with every registered symbol tagged.
+    pub tex: String,
+    /// The legend and walk (empty when the formula has no registered symbol).
+    pub legend_html: String,
+}
+
+/// Tags `tex` (written at `span`; `tex_offset` is where its first byte is in the source,
+/// when it is a verbatim slice) and renders its legend with element ids from `id`.
+pub fn inspect(
+    cx: &mut Cx,
+    tex: &str,
+    span: Range<usize>,
+    tex_offset: Option<usize>,
+    id: &str,
+) -> Inspected {
+    let at = |r: &Range<usize>| match tex_offset {
+        Some(o) => o + r.start..o + r.end.max(r.start + 1),
+        None => span.clone(),
+    };
+    let patterns = cx.book.notation.patterns_for(cx.chapter_path);
+    let plain: Vec<inspect::Pattern> = patterns.iter().map(|(_, p)| p.clone()).collect();
+    let tagged = inspect::tag(tex, &plain);
+    for p in &tagged.problems {
+        let d = cx
+            .error(at(&p.range), p.message.clone())
+            .with_hint(p.hint.clone());
+        cx.diagnostics.push(d);
+    }
+    if !tagged.undefined.is_empty() && cx.book.undefined_symbols != UndefinedSymbols::Allow {
+        let list = tagged
+            .undefined
+            .iter()
+            .map(|u| format!("`{}`", u.text))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let first = &tagged.undefined[0].range;
+        let message = format!(
+            "symbol{} {list} in an inspectable formula {} not defined",
+            if tagged.undefined.len() == 1 { "" } else { "s" },
+            if tagged.undefined.len() == 1 {
+                "is"
+            } else {
+                "are"
+            }
+        );
+        let hint = "define each in a `symbol-table`, a `symbols` strip, the card's `where:` list or the book's symbols file; wrap a letter that needs no definition in `\\nosym{...}`; or set `undefined-symbols = \"allow\"` in book.toml";
+        let d = match cx.book.undefined_symbols {
+            UndefinedSymbols::Error => cx.error(at(first), message),
+            _ => cx.warning(at(first), message),
+        }
+        .with_label("no symbol of the book covers this")
+        .with_hint(hint);
+        cx.diagnostics.push(d);
+    }
+    let mut items = Vec::new();
+    for sym in &tagged.symbols {
+        let Some((index, _)) = patterns.iter().find(|(_, p)| &p.id == sym) else {
+            continue;
+        };
+        let def = cx.book.notation.definitions[*index].clone();
+        let s = &def.symbol;
+        let math_html = cx.option_math(&s.tex, false, span.clone());
+        let name_html = cx.inline(&s.name, span.clone());
+        let meaning_html = s.meaning.as_ref().map(|m| cx.inline(m, span.clone()));
+        let shape_html = s
+            .shape
+            .as_ref()
+            .map(|t| cx.option_math(t, false, span.clone()));
+        let link = cx.book.notation.link(*index, cx.chapter_path);
+        items.push(Item {
+            id: s.id.clone(),
+            math_html,
+            name_html,
+            meaning_html,
+            shape_html,
+            code: s.code.clone(),
+            link,
+        });
+    }
+    let legend_html = if items.is_empty() {
+        String::new()
+    } else {
+        let mut context = tera::Context::new();
+        context.insert("id", id);
+        context.insert("symbols", &items);
+        match cx.template("inspect", context, Vec::new(), span.clone()) {
+            Ok(html) => html,
+            Err(d) => {
+                cx.diagnostics.push(d);
+                String::new()
+            }
+        }
+    };
+    Inspected {
+        tex: tagged.tex,
+        legend_html,
+    }
+}

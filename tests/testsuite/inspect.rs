@@ -1,0 +1,386 @@
+//! Symbol inspection: tagged formulas, the "where" legend, the walk, the generated
+//! notation and claims indexes; in real Chromium: hover, focus, arrow keys, tap, and an
+//! axe-core audit.
+
+use std::time::Duration;
+
+use fantoccini::actions::{
+    InputSource, KeyAction, KeyActions, MouseActions, PointerAction, TouchActions,
+    MOUSE_BUTTON_LEFT,
+};
+use fantoccini::key::Key;
+use mathcourse_tests::browser_support::{self, Browser, Csp, Server};
+use mathcourse_tests::{check_snapshot, tests_dir, BookTest};
+use serde_json::{json, Value};
+
+use super::check::stable_main;
+
+/// `data-mc-sym` ids of the legend buttons of the element `#id`, in order.
+fn legend(main: &str, id: &str) -> Vec<String> {
+    let start = main
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id}"));
+    let rest = &main[start..];
+    let rest = &rest[..rest.find("</ul>").expect("legend list")];
+    rest.split("class=\"mc-where-sym\" data-mc-sym=\"")
+        .skip(1)
+        .map(|s| s[..s.find('"').unwrap()].to_string())
+        .collect()
+}
+
+#[test]
+fn formulas_are_tagged_and_get_a_legend() {
+    let mut test = BookTest::from_dir("inspect/basic");
+    test.build();
+    let descent = test.main_of("descent.html");
+    assert_eq!(
+        legend(&descent, "formula-1"),
+        ["theta-next", "theta-t", "eta", "grad", "loss"]
+    );
+    // Tagged in the visual HTML; θ_t occurs twice.
+    let tagged = descent.matches("data-mc-sym=\"theta-t\"").count();
+    assert_eq!(tagged, 2 + 3, "formula twice, legend item, button, walk step");
+    // The symbols' definition anchors exist (the notation index links to them).
+    assert!(descent.contains("<tr id=\"sym-theta-t\">"), "{descent}");
+    assert!(
+        descent.contains("<span class=\"mc-where-name\">eta</span></button>"),
+        "legend buttons carry the name as text"
+    );
+    assert!(descent.contains("id=\"claim-1\""));
+    let softmax = test.main_of("softmax.html");
+    assert_eq!(
+        legend(&softmax, "eq-softmax"),
+        ["p-i", "euler", "z-i", "temp", "idx-j", "z-j"]
+    );
+    // The inspectable math block uses symbols of another chapter and the symbols file.
+    assert_eq!(
+        legend(&softmax, "mc-eq-1"),
+        ["eta", "grad", "loss", "real"]
+    );
+    assert!(
+        softmax.contains("href=\"descent.html#sym-eta\""),
+        "the walk links to the definition: {softmax}"
+    );
+}
+
+#[test]
+fn notation_and_claims_indexes() {
+    let mut test = BookTest::from_dir("inspect/basic");
+    test.build();
+    check_snapshot(
+        &stable_main(&test, "notation.html"),
+        &test.fixture.join("expected/notation.html"),
+    );
+    check_snapshot(
+        &stable_main(&test, "claims.html"),
+        &test.fixture.join("expected/claims.html"),
+    );
+    // Moving a chapter keeps every link right: the indexes are generated on each build.
+    test.change_file(
+        "src/SUMMARY.md",
+        "# Summary\n\n- [Softmax](softmax.md)\n- [Indexes](notation.md)\n  - [Claims](claims.md)\n- [Gradient descent](part/descent.md)\n",
+    );
+    let descent = std::fs::read_to_string(test.root.join("src/descent.md")).unwrap();
+    test.change_file("src/part/descent.md", &descent);
+    std::fs::remove_file(test.root.join("src/descent.md")).unwrap();
+    test.build();
+    let notation = test.main_of("notation.html");
+    assert!(
+        notation.contains("href=\"part/descent.html#sym-eta\""),
+        "{notation}"
+    );
+    let claims = test.main_of("claims.html");
+    assert!(
+        claims.contains("href=\"part/descent.html#claim-1\""),
+        "{claims}"
+    );
+}
+
+#[test]
+fn undefined_symbols_forbidden_commands_and_unknown_sym_are_located() {
+    let mut test = BookTest::from_dir("inspect/basic");
+    test.change_file(
+        "book.toml",
+        "[book]\ntitle = \"Inspect\"\n\n[preprocessor.mathcourse]\nsymbols = \"symbols.yml\"\nundefined-symbols = \"error\"\n",
+    );
+    test.change_file(
+        "src/claims.md",
+        "# Claims\n\n:::{math}\n:inspect: true\n\\eta \\cdot y + \\sym{nope}{w}\n:::\n\nSee $\\href{https://example.com}{x}$.\n",
+    );
+    let err = test.build_error();
+    assert!(
+        err.contains("src/claims.md:5:12"),
+        "undefined `y` is located: {err}"
+    );
+    assert!(
+        err.contains("symbol `y` in an inspectable formula is not defined"),
+        "{err}"
+    );
+    assert!(err.contains("`\\sym` names an unknown symbol `nope`"), "{err}");
+    assert!(err.contains("src/claims.md:8:6"), "\\href is located: {err}");
+    assert!(
+        err.contains("`\\href` is not allowed in this book's math"),
+        "{err}"
+    );
+}
+
+/// Center of the first element matching `selector`, in viewport pixels.
+async fn center(b: &Browser, selector: &str) -> (f64, f64) {
+    let v = b
+        .js(
+            "const r = document.querySelector(arguments[0]).getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];",
+            vec![json!(selector)],
+        )
+        .await;
+    (v[0].as_f64().unwrap(), v[1].as_f64().unwrap())
+}
+
+/// Ids of the highlighted symbols in the formula of `#root`, and the tooltip text.
+async fn highlighted(b: &Browser, root: &str) -> (Vec<String>, usize, String) {
+    let v = b
+        .js(
+            "const root = document.getElementById(arguments[0]);\
+             const on = [...root.querySelectorAll('.katex-html .mc-sym-on')];\
+             const tip = root.querySelector('.mc-sym-tip');\
+             return [[...new Set(on.map(n => n.dataset.mcSym))], on.length, tip && !tip.hidden ? tip.textContent : ''];",
+            vec![json!(root)],
+        )
+        .await;
+    let ids = v[0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect();
+    (
+        ids,
+        v[1].as_u64().unwrap() as usize,
+        v[2].as_str().unwrap().to_string(),
+    )
+}
+
+async fn press(b: &Browser, key: Key) {
+    let k: char = key.into();
+    let keys = KeyActions::new("keyboard".into())
+        .then(KeyAction::Down { value: k })
+        .then(KeyAction::Up { value: k });
+    b.client.perform_actions(keys).await.expect("key actions");
+    b.client.release_actions().await.expect("release");
+}
+
+async fn active_sym(b: &Browser) -> Value {
+    b.js(
+        "const a = document.activeElement; return a && a.dataset.mcSym || (a ? a.tagName + '.' + a.className : null);",
+        vec![],
+    )
+    .await
+}
+
+async fn walk_state(b: &Browser) -> Value {
+    b.js(
+        "const steps = [...document.querySelectorAll('#formula-1 .mc-walk-step')];\
+         return [steps.filter(s => !s.hidden).map(s => s.dataset.mcSym), document.querySelector('#formula-1 .mc-walk-count').textContent];",
+        vec![],
+    )
+    .await
+}
+
+async fn live_text(b: &Browser, root: &str) -> String {
+    b.js(
+        "return document.querySelector('#' + arguments[0] + ' [data-mc-live]').textContent;",
+        vec![json!(root)],
+    )
+    .await
+    .as_str()
+    .unwrap()
+    .to_string()
+}
+
+/// Runs axe-core (from the tests' npm packages) on the `<main>` of the current page
+/// (what the book's chapters are; mdBook's own menu bar and sidebar are not ours);
+/// returns the violations as "rule (impact): targets" lines.
+async fn axe(b: &Browser) -> Vec<String> {
+    let source =
+        std::fs::read_to_string(tests_dir().join("node_modules/axe-core/axe.min.js"))
+            .expect("axe-core is installed by `cargo xtask test` (npm ci in tests/)");
+    b.js(&format!("{source}\nreturn true;"), vec![]).await;
+    b.js(
+        "window.__axe = null; axe.run({include: [['main']]}, {resultTypes: ['violations']}).then(r => { window.__axe = r.violations.map(v => v.id + ' (' + v.impact + '): ' + v.nodes.map(n => n.target.join(' ')).slice(0, 5).join(', ')); }); return true;",
+        vec![],
+    )
+    .await;
+    b.wait_until(
+        "return window.__axe !== null;",
+        Duration::from_secs(60),
+        "axe-core to finish",
+    )
+    .await;
+    b.js("return window.__axe;", vec![])
+        .await
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn browser_hover_focus_keys_tap_walk_and_axe() {
+    let _lock = browser_support::browser_lock();
+    let mut test = BookTest::from_dir("inspect/basic");
+    test.build();
+    let server = Server::start(&test.root.join("book"), Csp::StrictWithPageHashes);
+    browser_support::run(async {
+        let b = Browser::start(1200, 900).await;
+        b.client.goto(&server.url("descent.html")).await.unwrap();
+        b.wait_until(
+            "return !!document.querySelector('[data-mc-inspect][data-mc-ready]');",
+            Duration::from_secs(20),
+            "inspect.js to set up the legend",
+        )
+        .await;
+        let root = "formula-1";
+
+        // Hover: every occurrence of θ_t lights up; the tooltip names it.
+        let (x, y) = center(
+            &b,
+            "#formula-1 .mc-formula-math .katex-html [data-mc-sym=\"theta-t\"]",
+        )
+        .await;
+        let mouse = MouseActions::new("mouse".into()).then(PointerAction::MoveTo {
+            duration: None,
+            x: x.round(),
+            y: y.round(),
+        });
+        b.client.perform_actions(mouse).await.unwrap();
+        b.client.release_actions().await.unwrap();
+        let (ids, count, tip) = highlighted(&b, root).await;
+        assert_eq!(ids, ["theta-t"]);
+        assert_eq!(count, 2, "both occurrences of θ_t");
+        assert!(tip.contains("theta t"), "tooltip: {tip}");
+        assert!(tip.contains("The parameters after step"), "tooltip: {tip}");
+        b.client
+            .screenshot()
+            .await
+            .map(|png| {
+                let dir = browser_support::screenshots_dir();
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(dir.join("inspect-hover.png"), png).unwrap();
+            })
+            .unwrap();
+
+        // Keyboard: focus the first legend button, then arrow keys walk the legend.
+        b.js(
+            "document.querySelector('#formula-1 .mc-where-sym').focus(); return true;",
+            vec![],
+        )
+        .await;
+        assert_eq!(active_sym(&b).await, json!("theta-next"));
+        assert_eq!(highlighted(&b, root).await.0, ["theta-next"]);
+        assert!(live_text(&b, root)
+            .await
+            .contains("The parameters after the next step"));
+        // mdBook's scripts run here (their hashes are allowed): its ArrowRight means "next
+        // chapter" unless the legend keeps the key.
+        press(&b, Key::Right).await;
+        assert_eq!(active_sym(&b).await, json!("theta-t"));
+        press(&b, Key::Right).await;
+        assert_eq!(active_sym(&b).await, json!("eta"));
+        let (ids, _, tip) = highlighted(&b, root).await;
+        assert_eq!(ids, ["eta"]);
+        assert!(tip.contains("The learning rate"), "{tip}");
+        assert!(live_text(&b, root).await.contains("The learning rate"));
+        press(&b, Key::End).await;
+        assert_eq!(active_sym(&b).await, json!("loss"));
+        press(&b, Key::Right).await;
+        assert_eq!(active_sym(&b).await, json!("theta-next"), "wraps around");
+        press(&b, Key::Left).await;
+        assert_eq!(active_sym(&b).await, json!("loss"));
+        // Tab leaves the legend: the highlight goes.
+        press(&b, Key::Escape).await;
+        assert!(highlighted(&b, root).await.0.is_empty());
+
+        // The walk: one symbol at a time, Previous/Next, highlighting each.
+        b.js(
+            "document.querySelector('#formula-1 .mc-walk summary').click(); return true;",
+            vec![],
+        )
+        .await;
+        assert_eq!(walk_state(&b).await, json!([["theta-next"], "Symbol 1 of 5"]));
+        b.js(
+            "[...document.querySelectorAll('#formula-1 .mc-walk-nav button')][1].click(); return true;",
+            vec![],
+        )
+        .await;
+        assert_eq!(walk_state(&b).await, json!([["theta-t"], "Symbol 2 of 5"]));
+        assert_eq!(highlighted(&b, root).await.0, ["theta-t"]);
+
+        // No console error under the strict policy; axe finds nothing.
+        let errors: Vec<_> = b
+            .console()
+            .await
+            .into_iter()
+            .filter(|(l, _)| l == "SEVERE")
+            .collect();
+        assert!(errors.is_empty(), "{errors:#?}");
+        for page in ["descent.html", "softmax.html", "notation.html", "claims.html"] {
+            b.client.goto(&server.url(page)).await.unwrap();
+            b.wait_until(
+                "return document.readyState === 'complete';",
+                Duration::from_secs(20),
+                page,
+            )
+            .await;
+            let violations = axe(&b).await;
+            assert!(
+                violations.is_empty(),
+                "axe-core on {page}:\n{}",
+                violations.join("\n")
+            );
+        }
+        b.close().await;
+
+        // Touch: a tap on a symbol shows it; a second tap hides it.
+        let t = Browser::start(390, 844).await;
+        t.client.goto(&server.url("softmax.html")).await.unwrap();
+        t.wait_until(
+            "return !!document.querySelector('[data-mc-inspect][data-mc-ready]');",
+            Duration::from_secs(20),
+            "inspect.js",
+        )
+        .await;
+        t.js(
+            "document.querySelector('#eq-softmax').scrollIntoView({block: 'center'}); return true;",
+            vec![],
+        )
+        .await;
+        let (x, y) = center(
+            &t,
+            "#eq-softmax .mc-formula-math .katex-html [data-mc-sym=\"temp\"]",
+        )
+        .await;
+        let tap = TouchActions::new("finger".into())
+            .then(PointerAction::MoveTo {
+                duration: None,
+                x: x.round(),
+                y: y.round(),
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        t.client.perform_actions(tap.clone()).await.unwrap();
+        t.client.release_actions().await.unwrap();
+        let (ids, count, tip) = highlighted(&t, "eq-softmax").await;
+        assert_eq!(ids, ["temp"]);
+        assert_eq!(count, 2, "T in the numerator and the denominator");
+        assert!(tip.contains("temperature"), "{tip}");
+        assert!(live_text(&t, "eq-softmax").await.contains("temperature"));
+        t.client.perform_actions(tap).await.unwrap();
+        t.client.release_actions().await.unwrap();
+        assert!(highlighted(&t, "eq-softmax").await.0.is_empty());
+        t.close().await;
+    });
+}

@@ -1,0 +1,201 @@
+/*
+ * mdbook-mathcourse: inspect a formula symbol by symbol (a classic script, no eval,
+ * no inline script; works under a strict Content-Security-Policy).
+ *
+ * The build tags every registered symbol of an inspectable formula with
+ * data-mc-sym="<id>" (KaTeX \htmlData) and writes a "where" legend under it: one
+ * button per symbol, followed by its name and meaning. This script links the two:
+ * - hover or tap a symbol in the formula: all its occurrences light up and a tooltip
+ *   shows its name and meaning;
+ * - focus a legend button (Tab, or arrow keys between them): the same highlight, and
+ *   the meaning is announced through the legend's aria-live region (KaTeX's visual
+ *   HTML is aria-hidden, so the legend is the accessible path);
+ * - "Inspect symbol by symbol" becomes a one-at-a-time walk with Previous/Next.
+ * Without JavaScript the legend and the full walk list are plain content.
+ */
+(function () {
+  "use strict";
+
+  function each(list, fn) { Array.prototype.forEach.call(list, fn); }
+
+  // Text of a node for the live region and tooltip: the MathML of formulas is kept
+  // (readable text), KaTeX's visual duplicate is dropped.
+  function plainText(node) {
+    var copy = node.cloneNode(true);
+    each(copy.querySelectorAll(".katex-html"), function (n) { n.parentNode.removeChild(n); });
+    return copy.textContent.replace(/\s+/g, " ").trim();
+  }
+
+  function setup(box) {
+    var root = box.closest(".mc-formula, .mc-equation-wrap") || box.parentNode;
+    var formula = root.querySelector(".mc-formula-math .katex-html, .mc-equation-math .katex-html");
+    if (!formula) return;
+    var live = box.querySelector("[data-mc-live]");
+    var buttons = Array.prototype.slice.call(box.querySelectorAll(".mc-where-sym"));
+    var items = {};
+    each(box.querySelectorAll(".mc-where-item"), function (li) { items[li.getAttribute("data-mc-sym")] = li; });
+
+    var tip = document.createElement("div");
+    tip.className = "mc-sym-tip";
+    tip.setAttribute("role", "tooltip");
+    tip.id = (root.id || "mc") + "-tip";
+    tip.hidden = true;
+    root.appendChild(tip);
+
+    var current = null;
+    var pinned = false; // set by a click, tap or focus; a mouse moving away keeps it
+    function occurrences(id) {
+      return formula.querySelectorAll('[data-mc-sym="' + id + '"]');
+    }
+    function clear() {
+      each(root.querySelectorAll(".mc-sym-on"), function (n) { n.classList.remove("mc-sym-on"); });
+      tip.hidden = true;
+      current = null;
+      pinned = false;
+    }
+    function part(id, cls) {
+      var n = items[id] && items[id].querySelector(cls);
+      return n ? plainText(n) : "";
+    }
+    function highlight(id, anchor, announce) {
+      clear();
+      if (!id || !items[id]) return;
+      current = id;
+      pinned = !!announce;
+      var hits = occurrences(id);
+      each(hits, function (n) { n.classList.add("mc-sym-on"); });
+      items[id].classList.add("mc-sym-on");
+      var target = anchor || hits[0];
+      if (target) {
+        tip.textContent = "";
+        var name = items[id].querySelector(".mc-where-name");
+        var meaning = items[id].querySelector(".mc-where-meaning");
+        var strong = document.createElement("strong");
+        if (name) strong.appendChild(name.cloneNode(true));
+        tip.appendChild(strong);
+        if (meaning) {
+          tip.appendChild(document.createTextNode(": "));
+          tip.appendChild(meaning.cloneNode(true));
+        }
+        tip.hidden = false;
+        var r = target.getBoundingClientRect();
+        var base = root.getBoundingClientRect();
+        var left = Math.max(0, Math.min(r.left - base.left, base.width - tip.offsetWidth));
+        tip.style.left = left + "px";
+        tip.style.top = (r.bottom - base.top + 6) + "px";
+      }
+      if (announce && live) {
+        var meaningText = part(id, ".mc-where-meaning");
+        live.textContent = part(id, ".mc-where-glyph") + ", " + part(id, ".mc-where-name") + (meaningText ? ": " + meaningText : "");
+      }
+    }
+
+    // Pointer (mouse hover; touch and pen tap) on the formula.
+    formula.addEventListener("pointermove", function (e) {
+      if (e.pointerType === "touch") return;
+      var sym = symbolAt(e, 0);
+      var id = sym && sym.getAttribute("data-mc-sym");
+      if (id && id !== current) highlight(id, sym, false);
+      else if (!id && current && !pinned) clear();
+    });
+    formula.addEventListener("pointerleave", function (e) {
+      if (e.pointerType !== "touch" && !pinned) clear();
+    });
+    // A tap (touch or pen) toggles; the click the browser synthesises after it is ignored.
+    var tapped = 0;
+    // The symbol under a point: KaTeX's stacked boxes (scripts, fractions) often lie on
+    // top of the tagged span, so fall back to the smallest tagged box around the point,
+    // with a few pixels of slack for fingers.
+    function symbolAt(e, slack) {
+      var sym = e.target.closest && e.target.closest("[data-mc-sym]");
+      if (sym && formula.contains(sym)) return sym;
+      var best = null, area = Infinity;
+      each(formula.querySelectorAll("[data-mc-sym]"), function (n) {
+        var r = n.getBoundingClientRect();
+        if (e.clientX >= r.left - slack && e.clientX <= r.right + slack &&
+            e.clientY >= r.top - slack && e.clientY <= r.bottom + slack && r.width * r.height < area) {
+          best = n;
+          area = r.width * r.height;
+        }
+      });
+      return best;
+    }
+    function toggle(e) {
+      var sym = symbolAt(e, e.pointerType === "mouse" ? 0 : 8);
+      if (!sym) { clear(); return; }
+      var id = sym.getAttribute("data-mc-sym");
+      if (current === id && e.type !== "click") clear(); else highlight(id, sym, true);
+    }
+    formula.addEventListener("pointerup", function (e) {
+      if (e.pointerType === "mouse") return;
+      tapped = Date.now();
+      toggle(e);
+    });
+    formula.addEventListener("click", function (e) {
+      if (Date.now() - tapped < 800) return;
+      toggle(e);
+    });
+    document.addEventListener("click", function (e) {
+      if (current && !root.contains(e.target)) clear();
+    });
+
+    // Keyboard: the legend buttons, arrow keys walk between them.
+    buttons.forEach(function (b, i) {
+      b.setAttribute("aria-controls", tip.id);
+      b.addEventListener("focus", function () { highlight(b.getAttribute("data-mc-sym"), null, true); });
+      b.addEventListener("blur", function () { clear(); });
+      b.addEventListener("mouseenter", function () { highlight(b.getAttribute("data-mc-sym"), null, false); });
+      b.addEventListener("mouseleave", function () { if (document.activeElement !== b) clear(); });
+      b.addEventListener("keydown", function (e) {
+        var next = null;
+        if (e.key === "ArrowRight" || e.key === "ArrowDown") next = buttons[(i + 1) % buttons.length];
+        else if (e.key === "ArrowLeft" || e.key === "ArrowUp") next = buttons[(i - 1 + buttons.length) % buttons.length];
+        else if (e.key === "Home") next = buttons[0];
+        else if (e.key === "End") next = buttons[buttons.length - 1];
+        else if (e.key === "Escape") { clear(); return; }
+        // stopPropagation: mdBook's own handler would turn the arrow into "next chapter".
+        if (next) { e.preventDefault(); e.stopPropagation(); next.focus(); }
+      });
+    });
+
+    // The walk: one step at a time.
+    var walk = box.querySelector(".mc-walk");
+    var steps = walk ? Array.prototype.slice.call(walk.querySelectorAll(".mc-walk-step")) : [];
+    if (steps.length) {
+      var at = 0;
+      var nav = document.createElement("div");
+      nav.className = "mc-walk-nav";
+      var prev = document.createElement("button");
+      prev.type = "button";
+      prev.textContent = "← Previous";
+      var count = document.createElement("span");
+      count.className = "mc-walk-count";
+      count.setAttribute("aria-live", "polite");
+      var next = document.createElement("button");
+      next.type = "button";
+      next.textContent = "Next →";
+      nav.appendChild(prev);
+      nav.appendChild(count);
+      nav.appendChild(next);
+      walk.appendChild(nav);
+      walk.classList.add("mc-walk-live");
+      var show = function (k) {
+        at = Math.max(0, Math.min(steps.length - 1, k));
+        steps.forEach(function (s, j) { s.hidden = j !== at; });
+        count.textContent = "Symbol " + (at + 1) + " of " + steps.length;
+        prev.disabled = at === 0;
+        next.disabled = at === steps.length - 1;
+        if (walk.open) highlight(steps[at].getAttribute("data-mc-sym"), null, false);
+      };
+      prev.addEventListener("click", function () { show(at - 1); });
+      next.addEventListener("click", function () { show(at + 1); });
+      walk.addEventListener("toggle", function () { if (walk.open) show(at); else clear(); });
+      show(0);
+    }
+    box.setAttribute("data-mc-ready", "true");
+  }
+
+  function start() { each(document.querySelectorAll("[data-mc-inspect]"), setup); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
