@@ -74,6 +74,7 @@
   var captured = null; // The element under pointer capture, if any.
 
   var active = null;   // document.activeElement, read once per morph.
+  var parser = null;   // One <template> reused to parse every re-render.
 
   function holds(node) {
     return (active && node.contains(active)) || (captured && node.contains(captured));
@@ -138,8 +139,9 @@
       if (!a) {
         live.appendChild(b);
       } else if (sameKind(a, b)) {
-        if (a.namespaceURI === SVG && !a.firstElementChild && !holds(a)) {
-          // A drawing leaf (shape, text): swapping it is cheaper than patching it.
+        if (a.namespaceURI === SVG && a.nodeName !== "svg" && !holds(a)) {
+          // A shape, text or group inside a picture, not held by the reader: swapping
+          // it is much cheaper than patching its nodes one attribute at a time.
           var leaf = a;
           a = a.nextSibling;
           if (!leaf.isEqualNode(b)) live.replaceChild(b, leaf);
@@ -179,7 +181,7 @@
     var t0 = prof && performance.now();
     var html = this.handle.render(this.fig.id);
     var t1 = prof && performance.now();
-    var t = document.createElement("template");
+    var t = parser || (parser = document.createElement("template"));
     t.innerHTML = html;
     var t2 = prof && performance.now();
     active = document.activeElement;

@@ -26,7 +26,9 @@
 //! `mc-w-token-selected`, `mc-w-side`, `mc-w-readouts`, `mc-w-note`,
 //! `mc-w-expansion`, `mc-w-controls`, `mc-w-control`, `mc-w-control-label`,
 //! `mc-w-control-value`, `mc-w-check`, `mc-w-svg`, `mc-w-att-bars-svg`, `mc-w-att-bar`,
-//! `mc-w-att-bar-top`, `mc-w-att-bar-value`, `mc-w-att-bar-label`, `mc-w-axis`,
+//! `mc-w-att-bars` (group of the bars and their texts), `mc-w-att-bar-top`,
+//! `mc-w-att-bar-value`, `mc-w-att-bar-label`, `mc-w-axis`, `mc-w-heat-labels` (group of
+//! the row and column labels),
 //! `mc-w-att-heatmap-svg`, `mc-w-heat-cells` (group of the cell shades, one `path` per shade: give them the
 //! fill), `mc-w-heat-values` (group of the value `text`s), `mc-w-heat-value-strong` (a
 //! value on a cell with weight ≥ 50 %: needs the contrasting text colour),
@@ -196,7 +198,8 @@ impl Attention {
             }
             out.e(t).s(" ").n(p * 100.0, 0).s("%");
         }
-        out.s("</title>");
+        // Grouped, so the page swaps the bars in one piece when they change.
+        out.s("</title><g class=\"mc-w-att-bars\">");
         for (j, p) in row.iter().enumerate() {
             let x = left + j as f64 * col;
             let bh = p * (base - top_y);
@@ -230,7 +233,7 @@ impl Attention {
             .e(&short(&self.tokens[j], max_chars))
             .s("</text>");
         }
-        out.s("<line class=\"mc-w-axis\" x1=\"")
+        out.s("</g><line class=\"mc-w-axis\" x1=\"")
             .c(left)
             .s("\" y1=\"")
             .c(base)
@@ -258,7 +261,7 @@ impl Attention {
             .s(id)
             .s("-heat-title\">Attention heatmap: row i is query token i, column j key token j, each cell the weight in percent (darker = more); each row sums to 100. The selected row, “")
             .e(&self.tokens[self.query])
-            .s("”, is outlined.</title>");
+            .s("”, is outlined.</title><g class=\"mc-w-heat-labels\">");
         for (j, tok) in self.tokens.iter().enumerate() {
             out.s("<text class=\"mc-w-heat-label\" x=\"")
                 .c(label_w + (j as f64 + 0.5) * cell)
@@ -284,6 +287,7 @@ impl Attention {
             .e(&short(&self.tokens[i], 8))
             .s("</text>");
         }
+        out.s("</g>");
         // Shades: cells grouped by their weight rounded to 10 % (SHADES levels), one path
         // of squares per level, so the page patches at most 11 elements instead of n².
         // The exact weights are the values written in the cells.
