@@ -417,17 +417,21 @@ impl Widget for Attention {
             if t.trim().is_empty() {
                 return Err(ParamError::new(
                     "tokens",
-                    format!("entry {} is empty", i + 1),
+                    {
+ let mut s = String::new();
+ s.s("entry ").p(i + 1).s(" is empty");
+ s
+ },
                 ));
             }
             if t.chars().count() > MAX_TOKEN_CHARS {
                 return Err(ParamError::new(
                     "tokens",
-                    format!(
-                        "entry {} (“{}”) is longer than {MAX_TOKEN_CHARS} characters",
-                        i + 1,
-                        t
-                    ),
+                    {
+ let mut s = String::new();
+ s.s("entry ").p(i + 1).s(" (“").p(t).s("”) is longer than ").p(MAX_TOKEN_CHARS).s(" characters");
+ s
+ },
                 ));
             }
         }

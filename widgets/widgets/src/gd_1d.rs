@@ -23,7 +23,7 @@
 use mathcourse_core::descent::{gd_1d, Function1D};
 
 use crate::descent::{self, snap, Descent};
-use crate::svg::{coord, esc};
+use crate::svg::esc;
 use crate::fmt::{clamp, Put};
 use crate::{Event, ParamError, Params, Widget};
 
@@ -225,7 +225,11 @@ impl Gd1d {
     }
 
     fn formula(&self) -> String {
-        format!("f(x) = (x − 2)² + {}·sin 3x", coord(self.ripple))
+        {
+ let mut s = String::new();
+ s.s("f(x) = (x − 2)² + ").c(self.ripple).s("·sin 3x");
+ s
+ }
     }
 
     fn drawing(&self, id: &str) -> String {

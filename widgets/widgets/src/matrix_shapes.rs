@@ -84,14 +84,20 @@ fn int_text(x: f64) -> String {
 }
 
 fn shape_text((rows, cols): (usize, usize)) -> String {
-    format!("{rows}×{cols}")
+    {
+ let mut s = String::new();
+ s.p(rows).s("×").p(cols);
+ s
+ }
 }
 
 fn select(id: &str, name: &str, label: &str, value: usize) -> String {
-    let mut out = format!(
-        "<label class=\"mc-w-control\" for=\"{id}-{name}\"><span class=\"mc-w-control-label\">{label}</span>\
-<select id=\"{id}-{name}\" name=\"{name}\">"
-    );
+    let mut out = {
+ let mut s = String::new();
+ s.s("<label class=\"mc-w-control\" for=\"").p(id).s("-").p(name).s("\"><span class=\"mc-w-control-label\">").p(label).s("</span>\
+<select id=\"").p(id).s("-").p(name).s("\" name=\"").p(name).s("\">");
+ s
+ };
     for k in 1..=MAX {
         let selected = if k == value { " selected" } else { "" };
         out.s("<option value=\"").p(k).s("\"").p(selected).s(">").p(k).s("</option>");
@@ -127,7 +133,11 @@ fn shape_param(
         if x.fract() != 0.0 {
             return Err(ParamError::new(
                 name,
-                format!("entry {} should be a whole number, found {}", i + 1, crate::params::fmt_num(*x)),
+                {
+ let mut s = String::new();
+ s.s("entry ").p(i + 1).s(" should be a whole number, found ").p(crate::params::fmt_num(*x));
+ s
+ },
             ));
         }
     }
@@ -170,14 +180,24 @@ impl MatrixShapes {
         let (m, n) = self.a_shape;
         let (p, q) = self.b_shape;
         let (class, verdict) = if n == p {
-            ("mc-w-match", format!("→ AB: {}", shape_text((m, q))))
+            ("mc-w-match", {
+ let mut s = String::new();
+ s.s("→ AB: ").p(shape_text((m, q)));
+ s
+ })
         } else {
-            ("mc-w-mismatch", format!("→ AB: not defined ({n} ≠ {p})"))
+            ("mc-w-mismatch", {
+ let mut s = String::new();
+ s.s("→ AB: not defined (").p(n).s(" ≠ ").p(p).s(")");
+ s
+ })
         };
-        format!(
-            "<p class=\"mc-w-shape-eq {class}\">A: {m}×<span class=\"mc-w-inner\">{n}</span> · \
-B: <span class=\"mc-w-inner\">{p}</span>×{q} {verdict}</p>"
-        )
+        {
+ let mut s = String::new();
+ s.s("<p class=\"mc-w-shape-eq ").p(class).s("\">A: ").p(m).s("×<span class=\"mc-w-inner\">").p(n).s("</span> · \
+B: <span class=\"mc-w-inner\">").p(p).s("</span>×").p(q).s(" ").p(verdict).s("</p>");
+ s
+ }
     }
 
     fn table(
@@ -187,10 +207,11 @@ B: <span class=\"mc-w-inner\">{p}</span>×{q} {verdict}</p>"
         m: &Matrix,
         hl: impl Fn(usize, usize) -> bool,
     ) -> String {
-        let mut out = format!(
-            "<table class=\"mc-w-matrix mc-w-matrix-{which}\"><caption>{name} <span class=\"mc-w-shape\">({})</span></caption><tbody>",
-            shape_text(m.shape())
-        );
+        let mut out = {
+ let mut s = String::new();
+ s.s("<table class=\"mc-w-matrix mc-w-matrix-").p(which).s("\"><caption>").p(name).s(" <span class=\"mc-w-shape\">(").p(shape_text(m.shape())).s(")</span></caption><tbody>");
+ s
+ };
         for (r, row) in m.to_rows().iter().enumerate() {
             out.push_str("<tr>");
             for (c, x) in row.iter().enumerate() {
@@ -204,10 +225,11 @@ B: <span class=\"mc-w-inner\">{p}</span>×{q} {verdict}</p>"
     }
 
     fn product_table(&self, ab: &Matrix) -> String {
-        let mut out = format!(
-            "<table class=\"mc-w-matrix mc-w-matrix-ab\"><caption>AB <span class=\"mc-w-shape\">({})</span></caption><tbody>",
-            shape_text(ab.shape())
-        );
+        let mut out = {
+ let mut s = String::new();
+ s.s("<table class=\"mc-w-matrix mc-w-matrix-ab\"><caption>AB <span class=\"mc-w-shape\">(").p(shape_text(ab.shape())).s(")</span></caption><tbody>");
+ s
+ };
         for (r, row) in ab.to_rows().iter().enumerate() {
             out.push_str("<tr>");
             for (c, x) in row.iter().enumerate() {
@@ -229,7 +251,11 @@ aria-label=\"Row ").p(r + 1).s(", column ").p(c + 1).s(" of AB: ").p(int_text(*x
         let (m, n) = self.a_shape;
         let (p, q) = self.b_shape;
         let mut out =
-            format!("<dl class=\"mc-w-readouts\" id=\"{id}-readouts\" aria-live=\"polite\">");
+            {
+ let mut s = String::new();
+ s.s("<dl class=\"mc-w-readouts\" id=\"").p(id).s("-readouts\" aria-live=\"polite\">");
+ s
+ };
         if n == p {
             out.s("<div><dt>Does AB exist?</dt><dd><strong data-value=\"exists\">yes</strong>: the inner dimensions match \
 (A has n = ").p(n).s(" columns, B has p = ").p(p).s(" rows), so each row of A pairs with each column of B.</dd></div>\
@@ -261,15 +287,17 @@ so they cannot be paired up.</dd></div>\
         match hovered {
             Some((i, j, row, col, sum)) => {
                 let terms: Vec<String> =
-                    row.iter().zip(&col).map(|(x, y)| format!("({})({})", int_text(*x), int_text(*y))).collect();
-                format!(
-                    "row {} of A · column {} of B: <span class=\"mc-w-expansion\" data-value=\"cell-terms\">{}</span> = \
-<strong data-value=\"cell-sum\">{}</strong>",
-                    i + 1,
-                    j + 1,
-                    terms.join(" + "),
-                    int_text(sum)
-                )
+                    row.iter().zip(&col).map(|(x, y)| {
+ let mut s = String::new();
+ s.s("(").p(int_text(*x)).s(")(").p(int_text(*y)).s(")");
+ s
+ }).collect();
+                {
+ let mut s = String::new();
+ s.s("row ").p(i + 1).s(" of A · column ").p(j + 1).s(" of B: <span class=\"mc-w-expansion\" data-value=\"cell-terms\">").p(terms.join(" + ")).s("</span> = \
+<strong data-value=\"cell-sum\">").p(int_text(sum)).s("</strong>");
+ s
+ }
             }
             None => "<span class=\"mc-w-note\">Hover over or focus (Tab to) a cell of AB to see the row · column sum behind it.</span>"
                 .to_string(),
@@ -326,15 +354,31 @@ impl Widget for MatrixShapes {
             out.s("<div class=\"mc-w-shape-pick\" role=\"group\" aria-label=\"Shape of ").p(upper).s("\">");
             out.push_str(&select(
                 &id,
-                &format!("{name}-rows"),
-                &format!("{upper} rows ({r})"),
+                &{
+ let mut s = String::new();
+ s.p(name).s("-rows");
+ s
+ },
+                &{
+ let mut s = String::new();
+ s.p(upper).s(" rows (").p(r).s(")");
+ s
+ },
                 shape.0,
             ));
             out.push_str("<span class=\"mc-w-times\" aria-hidden=\"true\">×</span>");
             out.push_str(&select(
                 &id,
-                &format!("{name}-cols"),
-                &format!("{upper} columns ({c})"),
+                &{
+ let mut s = String::new();
+ s.p(name).s("-cols");
+ s
+ },
+                &{
+ let mut s = String::new();
+ s.p(upper).s(" columns (").p(c).s(")");
+ s
+ },
                 shape.1,
             ));
             out.push_str("</div>");

@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use crate::fmt::Put;
+
 /// A parameter value.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
@@ -46,7 +48,11 @@ impl ParamError {
     pub fn unknown_widget(name: &str) -> ParamError {
         ParamError {
             param: String::new(),
-            message: format!("unknown widget `{name}`"),
+            message: {
+                let mut s = String::new();
+                s.s("unknown widget `").p(name).s("`");
+                s
+            },
             valid: crate::names().iter().map(|s| s.to_string()).collect(),
         }
     }
@@ -99,7 +105,11 @@ impl Params {
             if !known.contains(&k.as_str()) {
                 return Err(ParamError {
                     param: k.clone(),
-                    message: format!("unknown parameter `{k}`"),
+                    message: {
+                        let mut s = String::new();
+                        s.s("unknown parameter `").p(k).s("`");
+                        s
+                    },
                     valid: known.iter().map(|s| s.to_string()).collect(),
                 });
             }
@@ -113,23 +123,24 @@ impl Params {
             None | Some(Value::Null) => Ok(default),
             Some(Value::Num(x)) if x.is_finite() => {
                 if *x < min || *x > max {
-                    Err(ParamError::new(
-                        name,
-                        format!(
-                            "{} is out of range: must be between {} and {}",
-                            fmt_num(*x),
-                            fmt_num(min),
-                            fmt_num(max)
-                        ),
-                    ))
+                    Err(ParamError::new(name, {
+                        let mut s = String::new();
+                        s.p(fmt_num(*x))
+                            .s(" is out of range: must be between ")
+                            .p(fmt_num(min))
+                            .s(" and ")
+                            .p(fmt_num(max));
+                        s
+                    }))
                 } else {
                     Ok(*x)
                 }
             }
-            Some(v) => Err(ParamError::new(
-                name,
-                format!("expected a number, found {}", v.describe()),
-            )),
+            Some(v) => Err(ParamError::new(name, {
+                let mut s = String::new();
+                s.s("expected a number, found ").p(v.describe());
+                s
+            })),
         }
     }
 
@@ -137,10 +148,11 @@ impl Params {
     pub fn int(&self, name: &str, default: i64, min: i64, max: i64) -> Result<i64, ParamError> {
         let x = self.num(name, default as f64, min as f64, max as f64)?;
         if x.fract() != 0.0 {
-            return Err(ParamError::new(
-                name,
-                format!("expected a whole number, found {}", fmt_num(x)),
-            ));
+            return Err(ParamError::new(name, {
+                let mut s = String::new();
+                s.s("expected a whole number, found ").p(fmt_num(x));
+                s
+            }));
         }
         Ok(x as i64)
     }
@@ -150,10 +162,11 @@ impl Params {
         match self.get(name) {
             None | Some(Value::Null) => Ok(default),
             Some(Value::Bool(b)) => Ok(*b),
-            Some(v) => Err(ParamError::new(
-                name,
-                format!("expected true or false, found {}", v.describe()),
-            )),
+            Some(v) => Err(ParamError::new(name, {
+                let mut s = String::new();
+                s.s("expected true or false, found ").p(v.describe());
+                s
+            })),
         }
     }
 
@@ -163,10 +176,11 @@ impl Params {
             None | Some(Value::Null) => Ok(default.to_string()),
             Some(Value::Text(s)) => Ok(s.clone()),
             Some(Value::Num(x)) => Ok(fmt_num(*x)),
-            Some(v) => Err(ParamError::new(
-                name,
-                format!("expected text, found {}", v.describe()),
-            )),
+            Some(v) => Err(ParamError::new(name, {
+                let mut s = String::new();
+                s.s("expected text, found ").p(v.describe());
+                s
+            })),
         }
     }
 
@@ -182,47 +196,48 @@ impl Params {
             None | Some(Value::Null) => return Ok(default.to_vec()),
             Some(Value::List(items)) => items,
             Some(v) => {
-                return Err(ParamError::new(
-                    name,
-                    format!(
-                        "expected a list of numbers like [1, 2], found {}",
-                        v.describe()
-                    ),
-                ))
+                return Err(ParamError::new(name, {
+                    let mut s = String::new();
+                    s.s("expected a list of numbers like [1, 2], found ")
+                        .p(v.describe());
+                    s
+                }))
             }
         };
         if list.len() < min_len || list.len() > max_len {
-            return Err(ParamError::new(
-                name,
-                format!(
-                    "expected {} numbers, found {}",
-                    range_text(min_len, max_len),
-                    list.len()
-                ),
-            ));
+            return Err(ParamError::new(name, {
+                let mut s = String::new();
+                s.s("expected ")
+                    .p(range_text(min_len, max_len))
+                    .s(" numbers, found ")
+                    .p(list.len());
+                s
+            }));
         }
         list.iter()
             .enumerate()
             .map(|(i, v)| match v {
                 Value::Num(x) if x.is_finite() && *x >= min && *x <= max => Ok(*x),
-                Value::Num(x) => Err(ParamError::new(
-                    name,
-                    format!(
-                        "entry {} is {}, outside {}..{}",
-                        i + 1,
-                        fmt_num(*x),
-                        fmt_num(min),
-                        fmt_num(max)
-                    ),
-                )),
-                other => Err(ParamError::new(
-                    name,
-                    format!(
-                        "entry {} should be a number, found {}",
-                        i + 1,
-                        other.describe()
-                    ),
-                )),
+                Value::Num(x) => Err(ParamError::new(name, {
+                    let mut s = String::new();
+                    s.s("entry ")
+                        .p(i + 1)
+                        .s(" is ")
+                        .p(fmt_num(*x))
+                        .s(", outside ")
+                        .p(fmt_num(min))
+                        .s("..")
+                        .p(fmt_num(max));
+                    s
+                })),
+                other => Err(ParamError::new(name, {
+                    let mut s = String::new();
+                    s.s("entry ")
+                        .p(i + 1)
+                        .s(" should be a number, found ")
+                        .p(other.describe());
+                    s
+                })),
             })
             .collect()
     }
@@ -238,31 +253,36 @@ impl Params {
             None | Some(Value::Null) => return Ok(default.iter().map(|s| s.to_string()).collect()),
             Some(Value::List(items)) => items,
             Some(v) => {
-                return Err(ParamError::new(
-                    name,
-                    format!("expected a list like [a, b], found {}", v.describe()),
-                ))
+                return Err(ParamError::new(name, {
+                    let mut s = String::new();
+                    s.s("expected a list like [a, b], found ").p(v.describe());
+                    s
+                }))
             }
         };
         if list.len() < min_len || list.len() > max_len {
-            return Err(ParamError::new(
-                name,
-                format!(
-                    "expected {} items, found {}",
-                    range_text(min_len, max_len),
-                    list.len()
-                ),
-            ));
+            return Err(ParamError::new(name, {
+                let mut s = String::new();
+                s.s("expected ")
+                    .p(range_text(min_len, max_len))
+                    .s(" items, found ")
+                    .p(list.len());
+                s
+            }));
         }
         list.iter()
             .enumerate()
             .map(|(i, v)| match v {
                 Value::Text(s) => Ok(s.clone()),
                 Value::Num(x) => Ok(fmt_num(*x)),
-                other => Err(ParamError::new(
-                    name,
-                    format!("entry {} should be text, found {}", i + 1, other.describe()),
-                )),
+                other => Err(ParamError::new(name, {
+                    let mut s = String::new();
+                    s.s("entry ")
+                        .p(i + 1)
+                        .s(" should be text, found ")
+                        .p(other.describe());
+                    s
+                })),
             })
             .collect()
     }
@@ -283,16 +303,25 @@ impl Params {
         }
         let labels = self.texts(name, &[], (min, max))?;
         if labels.len() != n {
-            return Err(ParamError::new(
-                name,
-                format!(
-                    "has {} entries but `{of}` has {n}; give one label per {per}",
-                    labels.len()
-                ),
-            ));
+            return Err(ParamError::new(name, {
+                let mut s = String::new();
+                s.s("has ")
+                    .p(labels.len())
+                    .s(" entries but `")
+                    .p(of)
+                    .s("` has ")
+                    .p(n)
+                    .s("; give one label per ")
+                    .p(per);
+                s
+            }));
         }
         if let Some(i) = labels.iter().position(|l| l.trim().is_empty()) {
-            return Err(ParamError::new(name, format!("entry {} is empty", i + 1)));
+            return Err(ParamError::new(name, {
+                let mut s = String::new();
+                s.s("entry ").p(i + 1).s(" is empty");
+                s
+            }));
         }
         Ok(Some(labels))
     }
@@ -300,9 +329,17 @@ impl Params {
 
 fn range_text(min: usize, max: usize) -> String {
     if min == max {
-        format!("exactly {min}")
+        {
+            let mut s = String::new();
+            s.s("exactly ").p(min);
+            s
+        }
     } else {
-        format!("{min} to {max}")
+        {
+            let mut s = String::new();
+            s.p(min).s(" to ").p(max);
+            s
+        }
     }
 }
 
@@ -636,7 +673,11 @@ pub fn parse_json(text: &str) -> Result<Value, String> {
     let v = p.value()?;
     p.ws();
     if p.i != p.s.len() {
-        return Err(format!("unexpected text at byte {}", p.i));
+        return Err({
+            let mut s = String::new();
+            s.s("unexpected text at byte ").p(p.i);
+            s
+        });
     }
     Ok(v)
 }
@@ -663,7 +704,11 @@ impl JsonParser<'_> {
             self.i += 1;
             Ok(())
         } else {
-            Err(format!("expected `{}` at byte {}", c as char, self.i))
+            Err({
+                let mut s = String::new();
+                s.s("expected `").p(c as char).s("` at byte ").p(self.i);
+                s
+            })
         }
     }
 
@@ -691,7 +736,13 @@ impl JsonParser<'_> {
                             self.i += 1;
                             return Ok(Value::Map(entries));
                         }
-                        _ => return Err(format!("expected `,` or `}}` at byte {}", self.i)),
+                        _ => {
+                            return Err({
+                                let mut s = String::new();
+                                s.s("expected `,` or `}` at byte ").p(self.i);
+                                s
+                            })
+                        }
                     }
                 }
             }
@@ -712,7 +763,13 @@ impl JsonParser<'_> {
                             self.i += 1;
                             return Ok(Value::List(items));
                         }
-                        _ => return Err(format!("expected `,` or `]` at byte {}", self.i)),
+                        _ => {
+                            return Err({
+                                let mut s = String::new();
+                                s.s("expected `,` or `]` at byte ").p(self.i);
+                                s
+                            })
+                        }
                     }
                 }
             }
@@ -741,17 +798,27 @@ impl JsonParser<'_> {
                 }
                 let text =
                     std::str::from_utf8(&self.s[start..self.i]).map_err(|e| e.to_string())?;
-                parse_num(text)
-                    .map(Value::Num)
-                    .ok_or_else(|| format!("bad number `{text}`"))
+                parse_num(text).map(Value::Num).ok_or_else(|| {
+                    let mut s = String::new();
+                    s.s("bad number `").p(text).s("`");
+                    s
+                })
             }
-            _ => Err(format!("unexpected character at byte {}", self.i)),
+            _ => Err({
+                let mut s = String::new();
+                s.s("unexpected character at byte ").p(self.i);
+                s
+            }),
         }
     }
 
     fn string(&mut self) -> Result<String, String> {
         if self.peek() != Some(b'"') {
-            return Err(format!("expected a string at byte {}", self.i));
+            return Err({
+                let mut s = String::new();
+                s.s("expected a string at byte ").p(self.i);
+                s
+            });
         }
         self.i += 1;
         let mut out = Vec::new();

@@ -77,7 +77,11 @@ fn nearest_stop(t: f64) -> usize {
 
 /// A probability as a percentage with one decimal.
 fn percent(p: f64) -> String {
-    format!("{}%", num(100.0 * p, 1))
+    {
+ let mut s = String::new();
+ s.n(100.0 * p, 1).s("%");
+ s
+ }
 }
 
 /// A probability for the loss formula: three decimals, or "< 0.001" for tiny ones.
@@ -140,10 +144,11 @@ impl Softmax {
 
     fn bars(&self, p: &[f64]) -> String {
         let winners = self.winners();
-        let mut out = format!(
-            "<ul class=\"mc-w-bars\" aria-label=\"Probabilities at temperature {}\">",
-            num(self.temperature, 2)
-        );
+        let mut out = {
+ let mut s = String::new();
+ s.s("<ul class=\"mc-w-bars\" aria-label=\"Probabilities at temperature ").n(self.temperature, 2).s("\">");
+ s
+ };
         for (i, pi) in p.iter().enumerate() {
             let mut class = String::from("mc-w-bar-row");
             let mut tags = String::new();
@@ -166,7 +171,11 @@ impl Softmax {
     fn readouts(&self, id: &str, p: &[f64]) -> String {
         let n = self.scores.len();
         let mut out =
-            format!("<dl class=\"mc-w-readouts\" id=\"{id}-readouts\" aria-live=\"polite\">");
+            {
+ let mut s = String::new();
+ s.s("<dl class=\"mc-w-readouts\" id=\"").p(id).s("-readouts\" aria-live=\"polite\">");
+ s
+ };
         out.s("<div><dt>Temperature</dt><dd>T = <strong data-value=\"temperature\">").n(self.temperature, 2).s("</strong></dd></div>");
         let entropy = info::entropy_bits(p).map_or("undefined".to_string(), |h| num(h, 2));
         out.s("<div><dt>Entropy</dt><dd><strong data-value=\"entropy\">").p(entropy).s("</strong> bits \

@@ -88,7 +88,11 @@ impl Surprise {
         let (ce_bits, ce_nats) = self.cross_entropy();
         let ppl = info::perplexity(&self.probs).unwrap_or(f64::NAN);
         let mut out =
-            format!("<dl class=\"mc-w-readouts\" id=\"{id}-readouts\" aria-live=\"polite\">");
+            {
+ let mut s = String::new();
+ s.s("<dl class=\"mc-w-readouts\" id=\"").p(id).s("-readouts\" aria-live=\"polite\">");
+ s
+ };
         out.s("<div><dt>Cross-entropy (average surprise)</dt><dd><strong data-value=\"ce-bits\">").n(ce_bits, 2).s("</strong> bits = \
 <strong data-value=\"ce-nats\">").n(ce_nats, 2).s("</strong> nats per token</dd></div>\
 <div><dt>Perplexity</dt><dd>2<sup>").n(ce_bits, 2).s("</sup> = e<sup>").n(ce_nats, 2).s("</sup> = <strong data-value=\"perplexity\">").n(ppl, 2).s("</strong> \
@@ -132,7 +136,11 @@ impl Widget for Surprise {
         let labels = match params.labels_for("labels", (n, "probs", "probability"), (1, MAX_TOKENS))? {
             Some(labels) => labels,
             None if n == DEFAULT_LABELS.len() => DEFAULT_LABELS.iter().map(|s| s.to_string()).collect(),
-            None => (1..=n).map(|i| format!("token {i}")).collect(),
+            None => (1..=n).map(|i| {
+ let mut s = String::new();
+ s.s("token ").p(i);
+ s
+ }).collect(),
         };
         Ok(Surprise { probs, labels })
     }
@@ -144,8 +152,16 @@ impl Widget for Surprise {
         for (i, &p) in self.probs.iter().enumerate() {
             out.push_str(&slider(
                 &id,
-                &format!("p-{i}"),
-                &format!("p({})", self.label(i)),
+                &{
+ let mut s = String::new();
+ s.s("p-").p(i);
+ s
+ },
+                &{
+ let mut s = String::new();
+ s.s("p(").p(self.label(i)).s(")");
+ s
+ },
                 p,
                 P_MIN,
                 1.0,

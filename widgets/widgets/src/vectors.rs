@@ -5,7 +5,7 @@
 
 use mathcourse_core::vector;
 
-use crate::svg::{coord, esc, num, slider};
+use crate::svg::{esc, num, slider};
 use crate::fmt::{clamp, Put};
 use crate::{DragPhase, Event, ParamError, Params, Widget};
 
@@ -46,13 +46,11 @@ impl Vectors {
         let na = vector::norm(a).unwrap_or(0.0);
         let nb = vector::norm(b).unwrap_or(0.0);
         let mut out = String::new();
-        let expansion = format!(
-            "({})({}) + ({})({})",
-            coord(self.a[0]),
-            coord(self.b[0]),
-            coord(self.a[1]),
-            coord(self.b[1])
-        );
+        let expansion = {
+ let mut s = String::new();
+ s.s("(").c(self.a[0]).s(")(").c(self.b[0]).s(") + (").c(self.a[1]).s(")(").c(self.b[1]).s(")");
+ s
+ };
         out.s("<dl class=\"mc-w-readouts\" id=\"").p(id).s("-readouts\" aria-live=\"polite\">\
 <div><dt>a · b</dt><dd><span class=\"mc-w-expansion\">").p(expansion).s(" =</span> <strong data-value=\"dot\">").n(dot, 2).s("</strong></dd></div>\
 <div><dt>‖a‖, ‖b‖</dt><dd><span data-value=\"norm-a\">").n(na, 2).s("</span>, <span data-value=\"norm-b\">").n(nb, 2).s("</span></dd></div>");
@@ -139,8 +137,16 @@ impl Widget for Vectors {
             for (i, comp) in ["1", "2"].iter().enumerate() {
                 out.push_str(&slider(
                     &id,
-                    &format!("{name}{comp}"),
-                    &format!("{name}<sub>{comp}</sub>"),
+                    &{
+ let mut s = String::new();
+ s.p(name).p(comp);
+ s
+ },
+                    &{
+ let mut s = String::new();
+ s.p(name).s("<sub>").p(comp).s("</sub>");
+ s
+ },
                     v[i],
                     -EXTENT,
                     EXTENT,
