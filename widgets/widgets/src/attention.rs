@@ -127,7 +127,7 @@ fn seeded_vectors(n: usize, seed: u64) -> (Vec<[f64; MAX_DK]>, Vec<[f64; MAX_DK]
 
 /// At most `max` characters, with "…" when cut.
 fn short(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
+    if crate::fmt::char_count(text) <= max {
         text.to_string()
     } else {
         let mut s: String = text.chars().take(max.saturating_sub(1).max(1)).collect();
@@ -418,20 +418,20 @@ impl Widget for Attention {
                 return Err(ParamError::new(
                     "tokens",
                     {
- let mut s = String::new();
- s.s("entry ").p(i + 1).s(" is empty");
- s
- },
+                        let mut s = String::new();
+                        s.s("entry ").p(i + 1).s(" is empty");
+                        s
+                    },
                 ));
             }
-            if t.chars().count() > MAX_TOKEN_CHARS {
+            if crate::fmt::char_count(t) > MAX_TOKEN_CHARS {
                 return Err(ParamError::new(
                     "tokens",
                     {
- let mut s = String::new();
- s.s("entry ").p(i + 1).s(" (“").p(t).s("”) is longer than ").p(MAX_TOKEN_CHARS).s(" characters");
- s
- },
+                        let mut s = String::new();
+                        s.s("entry ").p(i + 1).s(" (“").p(t).s("”) is longer than ").p(MAX_TOKEN_CHARS).s(" characters");
+                        s
+                    },
                 ));
             }
         }
@@ -440,10 +440,8 @@ impl Widget for Attention {
         let dk = params.int("dk", 4, 1, MAX_DK as i64)? as usize;
         let scale = params.bool("scale", true)?;
         let seed = params.int("seed", 3, 0, u32::MAX as i64)? as u64;
-        let is_default = tokens
-            .iter()
-            .map(String::as_str)
-            .eq(DEFAULT_TOKENS.iter().copied());
+        let is_default = tokens.len() == DEFAULT_TOKENS.len()
+            && tokens.iter().zip(DEFAULT_TOKENS).all(|(t, d)| t == d);
         let (queries, keys, seeded) = if is_default {
             (DEFAULT_QUERIES.to_vec(), DEFAULT_KEYS.to_vec(), None)
         } else {

@@ -25,6 +25,8 @@ pub trait Put {
     fn g(&mut self, x: f64) -> &mut Self;
     /// Text or a whole number, as is (see [`Piece`]).
     fn p<T: Piece>(&mut self, piece: T) -> &mut Self;
+    /// As [`Put::n`], with a true minus sign (`−`).
+    fn m(&mut self, x: f64, decimals: usize) -> &mut Self;
 }
 
 /// What [`Put::p`] writes as is: text and whole numbers (never floats, which need a
@@ -148,6 +150,15 @@ impl Put for String {
         piece.put(self);
         self
     }
+
+    fn m(&mut self, x: f64, decimals: usize) -> &mut Self {
+        let mut t = String::new();
+        t.n(x, decimals);
+        match t.strip_prefix('-') {
+            Some(digits) => self.s("−").s(digits),
+            None => self.s(&t),
+        }
+    }
 }
 
 /// `x` limited to `[lo, hi]`, as `f64::clamp` (NaN stays NaN) but without its
@@ -161,6 +172,22 @@ pub fn clamp(x: f64, lo: f64, hi: f64) -> f64 {
     } else {
         x
     }
+}
+
+/// Drops trailing zeros after the decimal point, then the point itself: `0.250` → `0.25`,
+/// `1.000` → `1`. The text must contain a point.
+pub fn trim_zeros(s: &mut String) {
+    while s.ends_with('0') {
+        s.pop();
+    }
+    if s.ends_with('.') {
+        s.pop();
+    }
+}
+
+/// Number of characters (Unicode scalar values) in `s`.
+pub fn char_count(s: &str) -> usize {
+    s.bytes().filter(|b| b & 0xC0 != 0x80).count()
 }
 
 /// Parses a whole number made of ASCII digits only (`"12"`); `None` otherwise.

@@ -226,10 +226,10 @@ impl Gd1d {
 
     fn formula(&self) -> String {
         {
- let mut s = String::new();
- s.s("f(x) = (x − 2)² + ").c(self.ripple).s("·sin 3x");
- s
- }
+            let mut s = String::new();
+            s.s("f(x) = (x − 2)² + ").c(self.ripple).s("·sin 3x");
+            s
+        }
     }
 
     fn drawing(&self, id: &str) -> String {

@@ -33,7 +33,7 @@ use mathcourse_core::matrix::{self, Matrix};
 use mathcourse_core::rng::Rng;
 
 use crate::fmt::Put;
-use crate::svg::{button, esc, num};
+use crate::svg::{button, esc};
 use crate::{Event, ParamError, Params, Widget};
 
 /// Largest number of rows or columns.
@@ -80,24 +80,26 @@ fn matrix_from(pool: &Pool, (rows, cols): (usize, usize)) -> Option<Matrix> {
 
 /// A whole number for display, with a true minus sign.
 fn int_text(x: f64) -> String {
-    num(x, 0).replace('-', "−")
+    let mut s = String::new();
+    s.m(x, 0);
+    s
 }
 
 fn shape_text((rows, cols): (usize, usize)) -> String {
     {
- let mut s = String::new();
- s.p(rows).s("×").p(cols);
- s
- }
+        let mut s = String::new();
+        s.p(rows).s("×").p(cols);
+        s
+    }
 }
 
 fn select(id: &str, name: &str, label: &str, value: usize) -> String {
     let mut out = {
- let mut s = String::new();
- s.s("<label class=\"mc-w-control\" for=\"").p(id).s("-").p(name).s("\"><span class=\"mc-w-control-label\">").p(label).s("</span>\
+        let mut s = String::new();
+        s.s("<label class=\"mc-w-control\" for=\"").p(id).s("-").p(name).s("\"><span class=\"mc-w-control-label\">").p(label).s("</span>\
 <select id=\"").p(id).s("-").p(name).s("\" name=\"").p(name).s("\">");
- s
- };
+        s
+    };
     for k in 1..=MAX {
         let selected = if k == value { " selected" } else { "" };
         out.s("<option value=\"").p(k).s("\"").p(selected).s(">").p(k).s("</option>");
@@ -134,10 +136,10 @@ fn shape_param(
             return Err(ParamError::new(
                 name,
                 {
- let mut s = String::new();
- s.s("entry ").p(i + 1).s(" should be a whole number, found ").p(crate::params::fmt_num(*x));
- s
- },
+                    let mut s = String::new();
+                    s.s("entry ").p(i + 1).s(" should be a whole number, found ").p(crate::params::fmt_num(*x));
+                    s
+                },
             ));
         }
     }
@@ -181,23 +183,23 @@ impl MatrixShapes {
         let (p, q) = self.b_shape;
         let (class, verdict) = if n == p {
             ("mc-w-match", {
- let mut s = String::new();
- s.s("→ AB: ").p(shape_text((m, q)));
- s
- })
+                let mut s = String::new();
+                s.s("→ AB: ").p(shape_text((m, q)));
+                s
+            })
         } else {
             ("mc-w-mismatch", {
- let mut s = String::new();
- s.s("→ AB: not defined (").p(n).s(" ≠ ").p(p).s(")");
- s
- })
+                let mut s = String::new();
+                s.s("→ AB: not defined (").p(n).s(" ≠ ").p(p).s(")");
+                s
+            })
         };
         {
- let mut s = String::new();
- s.s("<p class=\"mc-w-shape-eq ").p(class).s("\">A: ").p(m).s("×<span class=\"mc-w-inner\">").p(n).s("</span> · \
+            let mut s = String::new();
+            s.s("<p class=\"mc-w-shape-eq ").p(class).s("\">A: ").p(m).s("×<span class=\"mc-w-inner\">").p(n).s("</span> · \
 B: <span class=\"mc-w-inner\">").p(p).s("</span>×").p(q).s(" ").p(verdict).s("</p>");
- s
- }
+            s
+        }
     }
 
     fn table(
@@ -208,10 +210,10 @@ B: <span class=\"mc-w-inner\">").p(p).s("</span>×").p(q).s(" ").p(verdict).s("<
         hl: impl Fn(usize, usize) -> bool,
     ) -> String {
         let mut out = {
- let mut s = String::new();
- s.s("<table class=\"mc-w-matrix mc-w-matrix-").p(which).s("\"><caption>").p(name).s(" <span class=\"mc-w-shape\">(").p(shape_text(m.shape())).s(")</span></caption><tbody>");
- s
- };
+            let mut s = String::new();
+            s.s("<table class=\"mc-w-matrix mc-w-matrix-").p(which).s("\"><caption>").p(name).s(" <span class=\"mc-w-shape\">(").p(shape_text(m.shape())).s(")</span></caption><tbody>");
+            s
+        };
         for (r, row) in m.to_rows().iter().enumerate() {
             out.push_str("<tr>");
             for (c, x) in row.iter().enumerate() {
@@ -226,10 +228,10 @@ B: <span class=\"mc-w-inner\">").p(p).s("</span>×").p(q).s(" ").p(verdict).s("<
 
     fn product_table(&self, ab: &Matrix) -> String {
         let mut out = {
- let mut s = String::new();
- s.s("<table class=\"mc-w-matrix mc-w-matrix-ab\"><caption>AB <span class=\"mc-w-shape\">(").p(shape_text(ab.shape())).s(")</span></caption><tbody>");
- s
- };
+            let mut s = String::new();
+            s.s("<table class=\"mc-w-matrix mc-w-matrix-ab\"><caption>AB <span class=\"mc-w-shape\">(").p(shape_text(ab.shape())).s(")</span></caption><tbody>");
+            s
+        };
         for (r, row) in ab.to_rows().iter().enumerate() {
             out.push_str("<tr>");
             for (c, x) in row.iter().enumerate() {
@@ -252,10 +254,10 @@ aria-label=\"Row ").p(r + 1).s(", column ").p(c + 1).s(" of AB: ").p(int_text(*x
         let (p, q) = self.b_shape;
         let mut out =
             {
- let mut s = String::new();
- s.s("<dl class=\"mc-w-readouts\" id=\"").p(id).s("-readouts\" aria-live=\"polite\">");
- s
- };
+                let mut s = String::new();
+                s.s("<dl class=\"mc-w-readouts\" id=\"").p(id).s("-readouts\" aria-live=\"polite\">");
+                s
+            };
         if n == p {
             out.s("<div><dt>Does AB exist?</dt><dd><strong data-value=\"exists\">yes</strong>: the inner dimensions match \
 (A has n = ").p(n).s(" columns, B has p = ").p(p).s(" rows), so each row of A pairs with each column of B.</dd></div>\
@@ -286,18 +288,23 @@ so they cannot be paired up.</dd></div>\
         });
         match hovered {
             Some((i, j, row, col, sum)) => {
-                let terms: Vec<String> =
-                    row.iter().zip(&col).map(|(x, y)| {
- let mut s = String::new();
- s.s("(").p(int_text(*x)).s(")(").p(int_text(*y)).s(")");
- s
- }).collect();
-                {
- let mut s = String::new();
- s.s("row ").p(i + 1).s(" of A · column ").p(j + 1).s(" of B: <span class=\"mc-w-expansion\" data-value=\"cell-terms\">").p(terms.join(" + ")).s("</span> = \
-<strong data-value=\"cell-sum\">").p(int_text(sum)).s("</strong>");
- s
- }
+                let mut s = String::new();
+                s.s("row ")
+                    .p(i + 1)
+                    .s(" of A · column ")
+                    .p(j + 1)
+                    .s(" of B: <span class=\"mc-w-expansion\" data-value=\"cell-terms\">");
+                for (k, (x, y)) in row.iter().zip(&col).enumerate() {
+                    s.s(if k == 0 { "(" } else { " + (" })
+                        .m(*x, 0)
+                        .s(")(")
+                        .m(*y, 0)
+                        .s(")");
+                }
+                s.s("</span> = <strong data-value=\"cell-sum\">")
+                    .m(sum, 0)
+                    .s("</strong>");
+                s
             }
             None => "<span class=\"mc-w-note\">Hover over or focus (Tab to) a cell of AB to see the row · column sum behind it.</span>"
                 .to_string(),
@@ -355,30 +362,30 @@ impl Widget for MatrixShapes {
             out.push_str(&select(
                 &id,
                 &{
- let mut s = String::new();
- s.p(name).s("-rows");
- s
- },
+                    let mut s = String::new();
+                    s.p(name).s("-rows");
+                    s
+                },
                 &{
- let mut s = String::new();
- s.p(upper).s(" rows (").p(r).s(")");
- s
- },
+                    let mut s = String::new();
+                    s.p(upper).s(" rows (").p(r).s(")");
+                    s
+                },
                 shape.0,
             ));
             out.push_str("<span class=\"mc-w-times\" aria-hidden=\"true\">×</span>");
             out.push_str(&select(
                 &id,
                 &{
- let mut s = String::new();
- s.p(name).s("-cols");
- s
- },
+                    let mut s = String::new();
+                    s.p(name).s("-cols");
+                    s
+                },
                 &{
- let mut s = String::new();
- s.p(upper).s(" columns (").p(c).s(")");
- s
- },
+                    let mut s = String::new();
+                    s.p(upper).s(" columns (").p(c).s(")");
+                    s
+                },
                 shape.1,
             ));
             out.push_str("</div>");

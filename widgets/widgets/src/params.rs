@@ -594,8 +594,9 @@ pub fn shortest(x: f64) -> String {
             return fixed(x, d);
         }
     }
-    let long = fixed(x, 22);
-    long.trim_end_matches('0').to_string()
+    let mut long = fixed(x, 22);
+    crate::fmt::trim_zeros(&mut long);
+    long
 }
 
 impl Value {
@@ -837,11 +838,16 @@ impl JsonParser<'_> {
                         b'f' => out.push(12),
                         b'u' => {
                             let hex = self.s.get(self.i..self.i + 4).ok_or("short \\u escape")?;
-                            let code = u32::from_str_radix(
-                                std::str::from_utf8(hex).map_err(|e| e.to_string())?,
-                                16,
-                            )
-                            .map_err(|e| e.to_string())?;
+                            let mut code = 0u32;
+                            for &h in hex {
+                                let digit = match h {
+                                    b'0'..=b'9' => h - b'0',
+                                    b'a'..=b'f' => h - b'a' + 10,
+                                    b'A'..=b'F' => h - b'A' + 10,
+                                    _ => return Err("bad \\u escape".into()),
+                                };
+                                code = code * 16 + u32::from(digit);
+                            }
                             self.i += 4;
                             let ch = char::from_u32(code).unwrap_or('\u{fffd}');
                             let mut buf = [0; 4];

@@ -78,10 +78,10 @@ fn nearest_stop(t: f64) -> usize {
 /// A probability as a percentage with one decimal.
 fn percent(p: f64) -> String {
     {
- let mut s = String::new();
- s.n(100.0 * p, 1).s("%");
- s
- }
+        let mut s = String::new();
+        s.n(100.0 * p, 1).s("%");
+        s
+    }
 }
 
 /// A probability for the loss formula: three decimals, or "< 0.001" for tiny ones.
@@ -95,7 +95,9 @@ fn prob_text(p: f64) -> String {
 
 /// A number with a true minus sign.
 fn signed(x: f64, decimals: usize) -> String {
-    num(x, decimals).replace('-', "−")
+    let mut s = String::new();
+    s.m(x, decimals);
+    s
 }
 
 fn letter_labels(n: usize) -> Vec<String> {
@@ -145,10 +147,10 @@ impl Softmax {
     fn bars(&self, p: &[f64]) -> String {
         let winners = self.winners();
         let mut out = {
- let mut s = String::new();
- s.s("<ul class=\"mc-w-bars\" aria-label=\"Probabilities at temperature ").n(self.temperature, 2).s("\">");
- s
- };
+            let mut s = String::new();
+            s.s("<ul class=\"mc-w-bars\" aria-label=\"Probabilities at temperature ").n(self.temperature, 2).s("\">");
+            s
+        };
         for (i, pi) in p.iter().enumerate() {
             let mut class = String::from("mc-w-bar-row");
             let mut tags = String::new();
@@ -172,10 +174,10 @@ impl Softmax {
         let n = self.scores.len();
         let mut out =
             {
- let mut s = String::new();
- s.s("<dl class=\"mc-w-readouts\" id=\"").p(id).s("-readouts\" aria-live=\"polite\">");
- s
- };
+                let mut s = String::new();
+                s.s("<dl class=\"mc-w-readouts\" id=\"").p(id).s("-readouts\" aria-live=\"polite\">");
+                s
+            };
         out.s("<div><dt>Temperature</dt><dd>T = <strong data-value=\"temperature\">").n(self.temperature, 2).s("</strong></dd></div>");
         let entropy = info::entropy_bits(p).map_or("undefined".to_string(), |h| num(h, 2));
         out.s("<div><dt>Entropy</dt><dd><strong data-value=\"entropy\">").p(entropy).s("</strong> bits \
@@ -192,8 +194,11 @@ impl Softmax {
 it has ").p(percent(p[*w])).s(" now.");
             }
             ws => {
-                let names: Vec<String> = ws.iter().map(|&i| self.label(i)).collect();
-                out.s("the probability is split equally between the tied largest scores <strong data-value=\"argmax\">").p(names.join(", ")).s("</strong> \
+                out.s("the probability is split equally between the tied largest scores <strong data-value=\"argmax\">");
+                for (k, &i) in ws.iter().enumerate() {
+                    out.s(if k == 0 { "" } else { ", " }).p(self.label(i));
+                }
+                out.s("</strong> \
 (").p(percent(1.0 / ws.len().max(1) as f64)).s(" each).");
             }
         }

@@ -31,7 +31,7 @@ use mathcourse_core::rng::Rng;
 use mathcourse_core::sqrt_d;
 
 use crate::fmt::{clamp, Put};
-use crate::svg::{esc, num, push_button};
+use crate::svg::{esc, push_button};
 use crate::{Event, ParamError, Params, Widget};
 
 /// Largest dimension; the plot covers d = 2^0 … 2^MAX_POWER.
@@ -93,9 +93,12 @@ fn spread(xs: &[f64]) -> f64 {
 
 /// A number with up to one decimal, trailing `.0` dropped, true minus sign.
 fn short(x: f64) -> String {
-    let s = num(x, 1);
-    let s = s.strip_suffix(".0").unwrap_or(&s);
-    s.replace('-', "−")
+    let mut s = String::new();
+    s.m(x, 1);
+    if s.ends_with(".0") {
+        s.truncate(s.len() - 2);
+    }
+    s
 }
 
 /// ` x1=… y1=… x2=… y2=…/>` (closes the element).
@@ -600,6 +603,7 @@ impl Widget for SqrtD {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::svg::num;
     use crate::testkit::{input, action};
     use crate::testkit::value;
 

@@ -46,9 +46,9 @@ pub struct Surprise {
 
 /// A probability as written: up to three decimals, trailing zeros trimmed.
 fn prob_text(p: f64) -> String {
-    let s = num(p, 3);
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    s.to_string()
+    let mut s = num(p, 3);
+    crate::fmt::trim_zeros(&mut s);
+    s
 }
 
 impl Surprise {
@@ -89,10 +89,10 @@ impl Surprise {
         let ppl = info::perplexity(&self.probs).unwrap_or(f64::NAN);
         let mut out =
             {
- let mut s = String::new();
- s.s("<dl class=\"mc-w-readouts\" id=\"").p(id).s("-readouts\" aria-live=\"polite\">");
- s
- };
+                let mut s = String::new();
+                s.s("<dl class=\"mc-w-readouts\" id=\"").p(id).s("-readouts\" aria-live=\"polite\">");
+                s
+            };
         out.s("<div><dt>Cross-entropy (average surprise)</dt><dd><strong data-value=\"ce-bits\">").n(ce_bits, 2).s("</strong> bits = \
 <strong data-value=\"ce-nats\">").n(ce_nats, 2).s("</strong> nats per token</dd></div>\
 <div><dt>Perplexity</dt><dd>2<sup>").n(ce_bits, 2).s("</sup> = e<sup>").n(ce_nats, 2).s("</sup> = <strong data-value=\"perplexity\">").n(ppl, 2).s("</strong> \
@@ -137,10 +137,10 @@ impl Widget for Surprise {
             Some(labels) => labels,
             None if n == DEFAULT_LABELS.len() => DEFAULT_LABELS.iter().map(|s| s.to_string()).collect(),
             None => (1..=n).map(|i| {
- let mut s = String::new();
- s.s("token ").p(i);
- s
- }).collect(),
+                let mut s = String::new();
+                s.s("token ").p(i);
+                s
+            }).collect(),
         };
         Ok(Surprise { probs, labels })
     }
@@ -153,15 +153,15 @@ impl Widget for Surprise {
             out.push_str(&slider(
                 &id,
                 &{
- let mut s = String::new();
- s.s("p-").p(i);
- s
- },
+                    let mut s = String::new();
+                    s.s("p-").p(i);
+                    s
+                },
                 &{
- let mut s = String::new();
- s.s("p(").p(self.label(i)).s(")");
- s
- },
+                    let mut s = String::new();
+                    s.s("p(").p(self.label(i)).s(")");
+                    s
+                },
                 p,
                 P_MIN,
                 1.0,

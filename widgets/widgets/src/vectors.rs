@@ -47,10 +47,10 @@ impl Vectors {
         let nb = vector::norm(b).unwrap_or(0.0);
         let mut out = String::new();
         let expansion = {
- let mut s = String::new();
- s.s("(").c(self.a[0]).s(")(").c(self.b[0]).s(") + (").c(self.a[1]).s(")(").c(self.b[1]).s(")");
- s
- };
+            let mut s = String::new();
+            s.s("(").c(self.a[0]).s(")(").c(self.b[0]).s(") + (").c(self.a[1]).s(")(").c(self.b[1]).s(")");
+            s
+        };
         out.s("<dl class=\"mc-w-readouts\" id=\"").p(id).s("-readouts\" aria-live=\"polite\">\
 <div><dt>a · b</dt><dd><span class=\"mc-w-expansion\">").p(expansion).s(" =</span> <strong data-value=\"dot\">").n(dot, 2).s("</strong></dd></div>\
 <div><dt>‖a‖, ‖b‖</dt><dd><span data-value=\"norm-a\">").n(na, 2).s("</span>, <span data-value=\"norm-b\">").n(nb, 2).s("</span></dd></div>");
@@ -138,15 +138,15 @@ impl Widget for Vectors {
                 out.push_str(&slider(
                     &id,
                     &{
- let mut s = String::new();
- s.p(name).p(comp);
- s
- },
+                        let mut s = String::new();
+                        s.p(name).p(comp);
+                        s
+                    },
                     &{
- let mut s = String::new();
- s.p(name).s("<sub>").p(comp).s("</sub>");
- s
- },
+                        let mut s = String::new();
+                        s.p(name).s("<sub>").p(comp).s("</sub>");
+                        s
+                    },
                     v[i],
                     -EXTENT,
                     EXTENT,
