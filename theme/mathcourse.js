@@ -206,14 +206,14 @@
       var el = e.target;
       if (!el.name || !root.contains(el)) return;
       var value = el.type === "checkbox" ? (el.checked ? "true" : "false") : el.value;
-      self.refresh(h.input(el.name, value));
+      self.refresh(h.event(0, el.name, value, 0, 0));
     }
     root.addEventListener("input", control);
     root.addEventListener("change", control);
 
     root.addEventListener("click", function (e) {
       var el = e.target.closest("[data-action]");
-      if (el && root.contains(el) && !el.disabled) self.refresh(h.action(el.getAttribute("data-action")));
+      if (el && root.contains(el) && !el.disabled) self.refresh(h.event(1, el.getAttribute("data-action"), "", 0, 0));
     });
 
     root.addEventListener("keydown", function (e) {
@@ -221,7 +221,7 @@
       if (!el || !root.contains(el) || !KEYS.test(e.key) || e.altKey || e.ctrlKey || e.metaKey) return;
       e.preventDefault();
       var target = el.getAttribute("data-key");
-      self.refresh(h.key(target, e.key, e.shiftKey));
+      self.refresh(h.event(2, target, e.key, e.shiftKey ? 1 : 0, 0));
       // Roving tabindex (a radio group of buttons): focus follows the selected one.
       var active = document.activeElement;
       if (active && root.contains(active) && active.getAttribute("tabindex") === "-1") {
@@ -240,7 +240,7 @@
       try { el.setPointerCapture(e.pointerId); } catch (err) { /* already released */ }
       captured = el;
       self.drag = { el: el, id: e.pointerId, target: el.getAttribute("data-drag"), x: p.x, y: p.y, queued: false };
-      self.refresh(h.drag(self.drag.target, p.x, p.y, 0));
+      self.refresh(h.event(3, self.drag.target, "", p.x, p.y));
     });
 
     root.addEventListener("pointermove", function (e) {
@@ -255,7 +255,7 @@
         schedule(function () {
           if (self.drag !== d) return;
           d.queued = false;
-          self.refresh(h.drag(d.target, d.x, d.y, 1));
+          self.refresh(h.event(4, d.target, "", d.x, d.y));
         });
       }
     });
@@ -266,7 +266,7 @@
       self.drag = null;
       if (captured === d.el) captured = null;
       try { d.el.releasePointerCapture(d.id); } catch (err) { /* already released */ }
-      self.refresh(h.drag(d.target, d.x, d.y, 2));
+      self.refresh(h.event(5, d.target, "", d.x, d.y));
     }
     root.addEventListener("pointerup", end);
     root.addEventListener("pointercancel", end);
@@ -274,7 +274,7 @@
     function hoverTo(el) {
       if (el === self.hovered) return;
       self.hovered = el;
-      self.refresh(h.hover(el ? el.getAttribute("data-hover") : undefined));
+      self.refresh(h.event(6, el ? el.getAttribute("data-hover") : "", "", 0, 0));
     }
     function over(e) {
       var el = e.target.closest && e.target.closest("[data-hover]");

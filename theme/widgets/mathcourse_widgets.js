@@ -15,55 +15,26 @@ return ptr;
                 wasm.__wbg_widgethandle_free(ptr, 0);
             }
             /**
- * A button with `data-action="name"` was pressed.
- * @param {string} name
- * @returns {boolean}
- */
-action(name) {
-const ptr0 = passStringToWasm0(name, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-const len0 = WASM_VECTOR_LEN;
-const ret = wasm.widgethandle_action(this.__wbg_ptr, ptr0, len0);
-return ret !== 0;
-}
-/**
- * A drag of `data-drag="target"` at (x, y) in SVG user units; `phase`: 0 start,
- * 1 move, 2 end.
+ * Something the reader did; true when the markup changed. One entry point keeps the
+ * bundle small. `kind`: 0 input (`target` = control name, `value`), 1 action
+ * (`target` = `data-action`), 2 key (`target` = `data-key`, `value` =
+ * `KeyboardEvent.key`, `x` ≠ 0 when Shift is held), 3 / 4 / 5 drag start / move / end
+ * (`target` = `data-drag`, (`x`, `y`) in SVG user units), 6 hover or focus entered
+ * `data-hover="target"` (`target` empty: it left).
+ * @param {number} kind
  * @param {string} target
+ * @param {string} value
  * @param {number} x
  * @param {number} y
- * @param {number} phase
  * @returns {boolean}
  */
-drag(target, x, y, phase) {
-const val2 = +x;
-const val3 = +y;
-const val4 = +phase;
-const ptr0 = passStringToWasm0(target, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-const len0 = WASM_VECTOR_LEN;
-const ret = wasm.widgethandle_drag(this.__wbg_ptr, ptr0, len0, val2, val3, val4);
-return ret !== 0;
-}
-/**
- * Hover or focus entered `data-hover="target"` (`Some`) or left it (`None`).
- * @param {string | null} [target]
- * @returns {boolean}
- */
-hover(target) {
-var ptr0 = isLikeNone(target) ? 0 : passStringToWasm0(target, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-var len0 = WASM_VECTOR_LEN;
-const ret = wasm.widgethandle_hover(this.__wbg_ptr, ptr0, len0);
-return ret !== 0;
-}
-/**
- * A control named `control` now has `value`. True when the markup changed.
- * @param {string} control
- * @param {string} value
- * @returns {boolean}
- */
-input(control, value) {
+event(kind, target, value, x, y) {
+const val3 = +kind;
+const val4 = +x;
+const val5 = +y;
 let ptr0, len0, ptr1, len1;
 try {
-ptr0 = passStringToWasm0(control, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
+ptr0 = passStringToWasm0(target, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
 len0 = WASM_VECTOR_LEN;
 ptr1 = passStringToWasm0(value, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
 len1 = WASM_VECTOR_LEN;
@@ -72,30 +43,7 @@ if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
 if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
 throw e;
 }
-const ret = wasm.widgethandle_input(this.__wbg_ptr, ptr0, len0, ptr1, len1);
-return ret !== 0;
-}
-/**
- * A key (`KeyboardEvent.key`) pressed on the element with `data-key="target"`.
- * @param {string} target
- * @param {string} key
- * @param {boolean} shift
- * @returns {boolean}
- */
-key(target, key, shift) {
-const val3 = +shift;
-let ptr0, len0, ptr1, len1;
-try {
-ptr0 = passStringToWasm0(target, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-len0 = WASM_VECTOR_LEN;
-ptr1 = passStringToWasm0(key, wasm.__wbindgen_malloc, wasm.__wbindgen_realloc);
-len1 = WASM_VECTOR_LEN;
-} catch (e) {
-if (ptr1) { wasm.__wbindgen_free(ptr1, len1 * 1, 1); }
-if (ptr0) { wasm.__wbindgen_free(ptr0, len0 * 1, 1); }
-throw e;
-}
-const ret = wasm.widgethandle_key(this.__wbg_ptr, ptr0, len0, ptr1, len1, val3);
+const ret = wasm.widgethandle_event(this.__wbg_ptr, val3, ptr0, len0, ptr1, len1, val4, val5);
 return ret !== 0;
 }
 /**
@@ -186,10 +134,6 @@ let cachedUint8ArrayMemory0 = null;
                     }
                     return cachedUint8ArrayMemory0;
                 }
-
-function isLikeNone(x) {
-                return x === undefined || x === null;
-            }
 
 function passStringToWasm0(arg, malloc, realloc) {
                     if (realloc === undefined) {

@@ -34,41 +34,39 @@ impl WidgetHandle {
         self.widget.render(id)
     }
 
-    /// A control named `control` now has `value`. True when the markup changed.
-    pub fn input(&mut self, control: &str, value: &str) -> bool {
-        self.widget.update(&Event::Input { control, value })
-    }
-
-    /// A button with `data-action="name"` was pressed.
-    pub fn action(&mut self, name: &str) -> bool {
-        self.widget.update(&Event::Action { action: name })
-    }
-
-    /// A key (`KeyboardEvent.key`) pressed on the element with `data-key="target"`.
-    pub fn key(&mut self, target: &str, key: &str, shift: bool) -> bool {
-        self.widget.update(&Event::Key { target, key, shift })
-    }
-
-    /// A drag of `data-drag="target"` at (x, y) in SVG user units; `phase`: 0 start,
-    /// 1 move, 2 end.
-    pub fn drag(&mut self, target: &str, x: f64, y: f64, phase: u8) -> bool {
-        let phase = match phase {
-            0 => DragPhase::Start,
-            2 => DragPhase::End,
-            _ => DragPhase::Move,
+    /// Something the reader did; true when the markup changed. One entry point keeps the
+    /// bundle small. `kind`: 0 input (`target` = control name, `value`), 1 action
+    /// (`target` = `data-action`), 2 key (`target` = `data-key`, `value` =
+    /// `KeyboardEvent.key`, `x` ≠ 0 when Shift is held), 3 / 4 / 5 drag start / move / end
+    /// (`target` = `data-drag`, (`x`, `y`) in SVG user units), 6 hover or focus entered
+    /// `data-hover="target"` (`target` empty: it left).
+    pub fn event(&mut self, kind: u8, target: &str, value: &str, x: f64, y: f64) -> bool {
+        let event = match kind {
+            0 => Event::Input {
+                control: target,
+                value,
+            },
+            1 => Event::Action { action: target },
+            2 => Event::Key {
+                target,
+                key: value,
+                shift: x != 0.0,
+            },
+            3..=5 => Event::Drag {
+                target,
+                x,
+                y,
+                phase: match kind {
+                    3 => DragPhase::Start,
+                    5 => DragPhase::End,
+                    _ => DragPhase::Move,
+                },
+            },
+            6 => Event::Hover {
+                target: Some(target).filter(|t| !t.is_empty()),
+            },
+            _ => return false,
         };
-        self.widget.update(&Event::Drag {
-            target,
-            x,
-            y,
-            phase,
-        })
-    }
-
-    /// Hover or focus entered `data-hover="target"` (`Some`) or left it (`None`).
-    pub fn hover(&mut self, target: Option<String>) -> bool {
-        self.widget.update(&Event::Hover {
-            target: target.as_deref(),
-        })
+        self.widget.update(&event)
     }
 }
