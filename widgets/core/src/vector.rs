@@ -72,7 +72,9 @@ pub fn cosine(a: &[f64], b: &[f64]) -> Result<f64> {
     let ua = unit(a, "first vector")?;
     let ub = unit(b, "second vector")?;
     let c: f64 = ua.iter().zip(&ub).map(|(x, y)| x * y).sum();
-    // Not f64::clamp: its NaN assertion would pull float formatting into the widget bundle.
+    // Not f64::clamp: its `min <= max` assertion formats both floats in its message, which
+    // would pull core's float formatting into the widget bundle (it is not inlined there).
+    #[allow(clippy::manual_clamp)]
     Ok(if c < -1.0 {
         -1.0
     } else if c > 1.0 {

@@ -24,6 +24,7 @@ pub fn coord(x: f64) -> String {
 }
 
 /// A labelled range slider (a real `<input type="range">`).
+#[allow(clippy::too_many_arguments)]
 pub fn slider(
     id: &str,
     name: &str,
