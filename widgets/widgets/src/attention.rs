@@ -29,12 +29,12 @@
 //! `mc-w-att-bars` (group of the bars and their texts), `mc-w-att-bar-top`,
 //! `mc-w-att-bar-value`, `mc-w-att-bar-label`, `mc-w-axis`, `mc-w-heat-labels` (group of
 //! the row and column labels),
-//! `mc-w-att-heatmap-svg`, `mc-w-heat-cells` (group of the cell shades, one `path` per shade: give them the
-//! fill), `mc-w-heat-values` (group of the value `text`s), `mc-w-heat-value-strong` (a
-//! value on a cell with weight ≥ 50 %: needs the contrasting text colour),
+//! `mc-w-att-heatmap-svg`, `mc-w-heat-grid` (the cells: an HTML grid in a
+//! `foreignObject`, with `mc-w-heat-n<n>` for n × n cells and its font size inline), one
+//! `span` per cell with `mc-w-heat-k<k>` (its shade: the weight rounded to k/10) and
+//! `mc-w-heat-value-strong` (a weight ≥ 50 %: needs the contrasting text colour),
 //! `mc-w-heat-label`, `mc-w-heat-label-selected`, `mc-w-heat-selected` (outline of the
-//! query row). Cell shade = `fill-opacity` (0.06 + 0.94·weight); text sizes are SVG
-//! `font-size` attributes.
+//! query row). Text sizes elsewhere are SVG `font-size` attributes.
 //!
 //! `data-value` names: `query`, `top`, `top-weight`, `raw-score`, `scaled-score`,
 //! `entropy`, `dk`, `weight-<j>` (bar j, in %), `cell-<i>-<j>` (heatmap, in %).
@@ -288,64 +288,43 @@ impl Attention {
             .s("</text>");
         }
         out.s("</g>");
-        // Shades: cells grouped by their weight rounded to 10 % (SHADES levels), one path
-        // of squares per level, so the page patches at most 11 elements instead of n².
-        // The exact weights are the values written in the cells.
-        out.s("<g class=\"mc-w-heat-cells\">");
-        let level = |p: f64| (clamp(p, 0.0, 1.0) * SHADES).round() as usize;
-        for k in 0..=SHADES as usize {
-            let mut any = false;
-            for (i, row) in nums.matrix.iter().enumerate() {
-                for (j, &p) in row.iter().enumerate() {
-                    if level(p) != k {
-                        continue;
-                    }
-                    if !any {
-                        any = true;
-                        out.s("<path fill-opacity=\"")
-                            .c(0.06 + 0.94 * k as f64 / SHADES)
-                            .s("\" d=\"");
-                    }
-                    out.s("M")
-                        .c(label_w + j as f64 * cell)
-                        .s(" ")
-                        .c(head_h + i as f64 * cell)
-                        .s("h")
-                        .c(cell)
-                        .s("v")
-                        .c(cell)
-                        .s("h-")
-                        .c(cell)
-                        .s("z");
-                }
-            }
-            if any {
-                out.s("\"/>");
-            }
-        }
-        out.s("</g><g class=\"mc-w-heat-values\" text-anchor=\"middle\" font-size=\"")
+        // The cells: an HTML grid in a foreignObject, one span per cell with its value and
+        // a shade class for the weight rounded to 10 % (`mc-w-heat-k0` … `k10`). HTML
+        // elements are several times cheaper for the page to parse than SVG texts, and the
+        // loader swaps the whole grid in one step.
+        out.s("<foreignObject x=\"")
+            .c(label_w)
+            .s("\" y=\"")
+            .c(head_h)
+            .s("\" width=\"")
+            .c(cell * n as f64)
+            .s("\" height=\"")
+            .c(cell * n as f64)
+            .s("\"><div class=\"mc-w-heat-grid mc-w-heat-n")
+            .u(n)
+            .s("\" style=\"font-size:")
             .c(font)
-            .s("\">");
+            .s("px\">");
         for (i, row) in nums.matrix.iter().enumerate() {
-            for (j, p) in row.iter().enumerate() {
-                out.s(if *p >= 0.5 {
-                    "<text class=\"mc-w-heat-value-strong\" x=\""
-                } else {
-                    "<text x=\""
-                })
-                .c(label_w + (j as f64 + 0.5) * cell)
-                .s("\" y=\"")
-                .c(head_h + (i as f64 + 0.5) * cell + font * 0.35)
-                .s("\" data-value=\"cell-")
-                .u(i)
-                .s("-")
-                .u(j)
-                .s("\">")
-                .n(p * 100.0, 0)
-                .s("</text>");
+            for (j, &p) in row.iter().enumerate() {
+                let k = (clamp(p, 0.0, 1.0) * SHADES).round() as usize;
+                out.s("<span class=\"mc-w-heat-k")
+                    .u(k)
+                    .s(if p >= 0.5 {
+                        " mc-w-heat-value-strong\" data-value=\"cell-"
+                    } else {
+                        "\" data-value=\"cell-"
+                    })
+                    .u(i)
+                    .s("-")
+                    .u(j)
+                    .s("\">")
+                    .n(p * 100.0, 0)
+                    .s("</span>");
             }
         }
-        out.s("</g><rect class=\"mc-w-heat-selected\" fill=\"none\" x=\"")
+        out.s("</div></foreignObject>");
+        out.s("<rect class=\"mc-w-heat-selected\" fill=\"none\" x=\"")
             .c(label_w)
             .s("\" y=\"")
             .c(head_h + self.query as f64 * cell)
@@ -741,10 +720,9 @@ mod tests {
         let html = w.render("x");
         assert!(html.len() < 30_000, "{}", html.len());
         // One square per cell, grouped in at most 11 shade paths.
-        let cells = &html[html.find("mc-w-heat-cells").unwrap()..];
-        let cells = &cells[..cells.find("</g>").unwrap()];
-        assert_eq!(cells.matches('M').count(), 100);
-        assert!(cells.matches("fill-opacity").count() <= 11);
+        let grid = &html[html.find("mc-w-heat-grid mc-w-heat-n10").unwrap()..];
+        let grid = &grid[..grid.find("</div>").unwrap()];
+        assert_eq!(grid.matches("<span class=\"mc-w-heat-k").count(), 100);
         assert_eq!(html.matches("data-value=\"cell-").count(), 100);
         assert!(
             html.contains("ext…"),
