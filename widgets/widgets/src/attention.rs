@@ -27,10 +27,10 @@
 //! `mc-w-expansion`, `mc-w-controls`, `mc-w-control`, `mc-w-control-label`,
 //! `mc-w-control-value`, `mc-w-check`, `mc-w-svg`, `mc-w-att-bars-svg`, `mc-w-att-bar`,
 //! `mc-w-att-bars` (group of the bars and their texts), `mc-w-att-bar-top`,
-//! `mc-w-att-bar-value`, `mc-w-att-bar-label`, `mc-w-axis`, `mc-w-heat-labels` (group of
-//! the row and column labels),
-//! `mc-w-att-heatmap-svg`, `mc-w-heat-grid` (the cells: an HTML grid in a
-//! `foreignObject`, with `mc-w-heat-n<n>` for n × n cells and its font size inline), one
+//! `mc-w-att-bar-value`, `mc-w-att-bar-label`, `mc-w-axis`, 
+//! `mc-w-att-heatmap-svg`, `mc-w-heat-grid` (labels and cells: an HTML grid in a
+//! `foreignObject`, with `mc-w-heat-n<n>` for n × n cells and the cells' font size
+//! inline; `mc-w-heat-label` with `mc-w-heat-col` / `mc-w-heat-row` for the labels), one
 //! `span` per cell with `mc-w-heat-k<k>` (its shade: the weight rounded to k/10) and
 //! `mc-w-heat-value-strong` (a weight ≥ 50 %: needs the contrasting text colour),
 //! `mc-w-heat-label`, `mc-w-heat-label-selected`, `mc-w-heat-selected` (outline of the
@@ -261,51 +261,34 @@ impl Attention {
             .s(id)
             .s("-heat-title\">Attention heatmap: row i is query token i, column j key token j, each cell the weight in percent (darker = more); each row sums to 100. The selected row, “")
             .e(&self.tokens[self.query])
-            .s("”, is outlined.</title><g class=\"mc-w-heat-labels\">");
-        for (j, tok) in self.tokens.iter().enumerate() {
-            out.s("<text class=\"mc-w-heat-label\" x=\"")
-                .c(label_w + (j as f64 + 0.5) * cell)
-                .s("\" y=\"")
-                .c(head_h - 7.0)
-                .s("\" text-anchor=\"middle\" font-size=\"10\">")
-                .e(&short(tok, col_chars))
-                .s("</text>");
-        }
-        for i in 0..n {
-            let selected = i == self.query;
-            out.s(if selected {
-                "<text class=\"mc-w-heat-label mc-w-heat-label-selected\""
-            } else {
-                "<text class=\"mc-w-heat-label\""
-            })
-            .s(" x=\"")
-            .c(label_w - 5.0)
-            .s("\" y=\"")
-            .c(head_h + (i as f64 + 0.5) * cell + 3.5)
-            .s("\" text-anchor=\"end\" font-size=\"10\">")
-            .s(if selected { "▸ " } else { "" })
-            .e(&short(&self.tokens[i], 8))
-            .s("</text>");
-        }
-        out.s("</g>");
-        // The cells: an HTML grid in a foreignObject, one span per cell with its value and
-        // a shade class for the weight rounded to 10 % (`mc-w-heat-k0` … `k10`). HTML
-        // elements are several times cheaper for the page to parse than SVG texts, and the
-        // loader swaps the whole grid in one step.
-        out.s("<foreignObject x=\"")
-            .c(label_w)
-            .s("\" y=\"")
-            .c(head_h)
-            .s("\" width=\"")
-            .c(cell * n as f64)
+            .s("”, is outlined.</title>");
+        // Labels and cells: one HTML grid in a foreignObject (a corner, the column labels,
+        // then per row its label and one span per cell with its value and a shade class for
+        // the weight rounded to 10 %, `mc-w-heat-k0` … `k10`). HTML elements are several
+        // times cheaper for the page to parse than SVG texts, and the loader swaps the
+        // whole grid in one step.
+        out.s("<foreignObject x=\"0\" y=\"0\" width=\"")
+            .c(label_w + cell * n as f64)
             .s("\" height=\"")
-            .c(cell * n as f64)
+            .c(head_h + cell * n as f64)
             .s("\"><div class=\"mc-w-heat-grid mc-w-heat-n")
             .u(n)
             .s("\" style=\"font-size:")
             .c(font)
-            .s("px\">");
+            .s("px\"><span></span>");
+        for tok in &self.tokens {
+            out.s("<span class=\"mc-w-heat-label mc-w-heat-col\">")
+                .e(&short(tok, col_chars))
+                .s("</span>");
+        }
         for (i, row) in nums.matrix.iter().enumerate() {
+            out.s(if i == self.query {
+                "<span class=\"mc-w-heat-label mc-w-heat-row mc-w-heat-label-selected\">▸ "
+            } else {
+                "<span class=\"mc-w-heat-label mc-w-heat-row\">"
+            })
+            .e(&short(&self.tokens[i], 8))
+            .s("</span>");
             for (j, &p) in row.iter().enumerate() {
                 let k = (clamp(p, 0.0, 1.0) * SHADES).round() as usize;
                 out.s("<span class=\"mc-w-heat-k")
