@@ -426,6 +426,32 @@ impl Browser {
             .unwrap_or_default()
     }
 
+    /// Runs a Chrome DevTools Protocol command through chromedriver.
+    pub async fn cdp(&self, cmd: &str, params: Value) -> Value {
+        self.client
+            .issue_cmd(Cdp {
+                cmd: cmd.to_string(),
+                params,
+            })
+            .await
+            .unwrap_or_else(|e| panic!("CDP {cmd} failed: {e}"))
+    }
+
+    /// Emulates a viewport of `width`×`height` CSS pixels (a phone: mobile, touch), which a
+    /// window cannot do below Chromium's minimum window width.
+    pub async fn emulate_viewport(&self, width: u32, height: u32, mobile: bool) {
+        self.cdp(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile}),
+        )
+        .await;
+        self.cdp(
+            "Emulation.setTouchEmulationEnabled",
+            json!({"enabled": mobile, "maxTouchPoints": 5}),
+        )
+        .await;
+    }
+
     /// A PNG of the viewport, written to `path`.
     pub async fn screenshot(&self, path: &Path) {
         let png = self.client.screenshot().await.expect("screenshot");
@@ -445,6 +471,33 @@ impl Drop for Browser {
     fn drop(&mut self) {
         let _ = self.driver.kill();
         let _ = self.driver.wait();
+    }
+}
+
+/// chromedriver's CDP passthrough (not in W3C WebDriver).
+#[derive(Debug)]
+struct Cdp {
+    cmd: String,
+    params: Value,
+}
+
+impl WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session_id.unwrap_or("")
+        ))
+    }
+
+    fn method_and_body(&self, _url: &url::Url) -> (http::Method, Option<String>) {
+        (
+            http::Method::POST,
+            Some(json!({"cmd": self.cmd, "params": self.params}).to_string()),
+        )
     }
 }
 
@@ -482,4 +535,32 @@ pub fn run<F: std::future::Future<Output = ()>>(f: F) {
 /// pictures are always in the same place to look at).
 pub fn screenshots_dir() -> PathBuf {
     crate::repo_dir().join("target").join("screenshots")
+}
+
+/// Runs axe-core (from the tests' npm packages) on the `<main>` of the current page
+/// (what the book's chapters are; mdBook's own menu bar and sidebar are not ours);
+/// returns the violations as "rule (impact): targets" lines.
+pub async fn axe(b: &Browser) -> Vec<String> {
+    let source =
+        std::fs::read_to_string(crate::tests_dir().join("node_modules/axe-core/axe.min.js"))
+            .expect("axe-core is installed by `cargo xtask test` (npm ci in tests/)");
+    b.js(&format!("{source}\nreturn true;"), vec![]).await;
+    b.js(
+        "window.__axe = null; axe.run({include: [['main']]}, {resultTypes: ['violations']}).then(r => { window.__axe = r.violations.map(v => v.id + ' (' + v.impact + '): ' + v.nodes.map(n => n.target.join(' ')).slice(0, 5).join(', ')); }); return true;",
+        vec![],
+    )
+    .await;
+    b.wait_until(
+        "return window.__axe !== null;",
+        Duration::from_secs(60),
+        "axe-core to finish",
+    )
+    .await;
+    b.js("return window.__axe;", vec![])
+        .await
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
 }

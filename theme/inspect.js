@@ -12,6 +12,7 @@
  *   HTML is aria-hidden, so the legend is the accessible path);
  * - "Inspect symbol by symbol" becomes a one-at-a-time walk with Previous/Next.
  * Without JavaScript the legend and the full walk list are plain content.
+ * It also gives sideways-scrolling code blocks and computations a tab stop.
  */
 (function () {
   "use strict";
@@ -68,7 +69,7 @@
       var target = anchor || hits[0];
       if (target) {
         tip.textContent = "";
-        var name = items[id].querySelector(".mc-where-name");
+        var name = items[id].querySelector(".mc-where-name") || items[id].querySelector(".mc-where-glyph");
         var meaning = items[id].querySelector(".mc-where-meaning");
         var strong = document.createElement("strong");
         if (name) strong.appendChild(name.cloneNode(true));
@@ -86,7 +87,8 @@
       }
       if (announce && live) {
         var meaningText = part(id, ".mc-where-meaning");
-        live.textContent = part(id, ".mc-where-glyph") + ", " + part(id, ".mc-where-name") + (meaningText ? ": " + meaningText : "");
+        var said = [part(id, ".mc-where-glyph"), part(id, ".mc-where-name")].filter(Boolean).join(", ");
+        live.textContent = said + (meaningText ? ": " + meaningText : "");
       }
     }
 
@@ -195,7 +197,20 @@
     box.setAttribute("data-mc-ready", "true");
   }
 
-  function start() { each(document.querySelectorAll("[data-mc-inspect]"), setup); }
+  // Code blocks and long computations that scroll sideways get a tab stop, so a keyboard
+  // can scroll them too (WCAG 2.1.1; axe: scrollable-region-focusable).
+  function scrollables() {
+    each(document.querySelectorAll("main pre, main pre > code, .mc-check-computation, .katex-display"), function (el) {
+      if (el.scrollWidth > el.clientWidth + 1 && !el.hasAttribute("tabindex")) {
+        el.setAttribute("tabindex", "0");
+      }
+    });
+  }
+
+  function start() {
+    each(document.querySelectorAll("[data-mc-inspect]"), setup);
+    scrollables();
+  }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

@@ -220,6 +220,9 @@
       var el = e.target.closest("[data-key]");
       if (!el || !root.contains(el) || !KEYS.test(e.key) || e.altKey || e.ctrlKey || e.metaKey) return;
       e.preventDefault();
+      // mdBook turns ArrowLeft/ArrowRight on the page into previous/next chapter; the
+      // key belongs to the widget here.
+      e.stopPropagation();
       var target = el.getAttribute("data-key");
       self.refresh(h.event(2, target, e.key, e.shiftKey ? 1 : 0, 0));
       // Roving tabindex (a radio group of buttons): focus follows the selected one.

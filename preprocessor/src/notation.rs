@@ -66,6 +66,8 @@ pub struct Notation {
     pub claims: Vec<ClaimEntry>,
     /// Chapter titles by path (for index links).
     pub titles: HashMap<PathBuf, String>,
+    /// Position of each chapter in the book (lists of chapters follow book order).
+    pub order: HashMap<PathBuf, usize>,
 }
 
 /// One chapter as the collector sees it.

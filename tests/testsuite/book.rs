@@ -214,7 +214,10 @@ fn resolve(from: &str, base: Option<&str>, site_url: &str, link: &str) -> Option
                 let site = site_url.trim_matches('/');
                 let b = b.trim_start_matches('/');
                 let b = b.strip_prefix(site).unwrap_or(b).trim_start_matches('/');
-                b.split('/').filter(|s| !s.is_empty()).map(str::to_string).collect()
+                b.split('/')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect()
             }
             _ => dir_of(from),
         };
@@ -266,9 +269,19 @@ fn percent_decode(s: &str) -> String {
 
 /// About 40 characters either side of byte `at` of `text`, whitespace collapsed.
 fn context(text: &str, at: usize) -> String {
-    let lo = text[..at].char_indices().rev().nth(40).map_or(0, |(i, _)| i);
-    let hi = text[at..].char_indices().nth(40).map_or(text.len(), |(i, _)| at + i);
-    text[lo..hi].split_whitespace().collect::<Vec<_>>().join(" ")
+    let lo = text[..at]
+        .char_indices()
+        .rev()
+        .nth(40)
+        .map_or(0, |(i, _)| i);
+    let hi = text[at..]
+        .char_indices()
+        .nth(40)
+        .map_or(text.len(), |(i, _)| at + i);
+    text[lo..hi]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Everything wrong with the static site at `root`, one line per problem.
@@ -288,7 +301,10 @@ fn crawl(root: &Path, site_url: &str) -> Vec<String> {
     }
     let mut problems = Vec::new();
     for (page, tags) in pages.iter().zip(&parsed) {
-        let base = tags.iter().find(|t| t.name == "base").and_then(|t| t.attr("href"));
+        let base = tags
+            .iter()
+            .find(|t| t.name == "base")
+            .and_then(|t| t.attr("href"));
         for tag in tags {
             for attr in ["href", "src"] {
                 let Some(link) = tag.attr(attr) else { continue };
@@ -450,7 +466,10 @@ fn crawler_reports_broken_links_anchors_assets_and_raw_text() {
         "part/a.html: a \"Loading\" placeholder",
         "style.css: url(fonts/x.woff2): no such file",
     ] {
-        assert!(joined.contains(expected), "missing {expected:?} in:\n{joined}");
+        assert!(
+            joined.contains(expected),
+            "missing {expected:?} in:\n{joined}"
+        );
     }
     assert_eq!(problems.len(), 8, "{joined}");
 }
@@ -518,9 +537,146 @@ fn course_book_pages_load_without_console_errors() {
             if seen != json!([]) {
                 failures.push(format!("{page}: loader saw {seen}"));
             }
+            // Accessibility audit (axe-core) of what the book puts in <main>.
+            if page != "print.html" {
+                let violations = browser_support::axe(&b).await;
+                if !violations.is_empty() {
+                    failures.push(format!("{page}: axe-core: {}", violations.join("; ")));
+                }
+            }
         }
         b.close().await;
-        assert!(failures.is_empty(), "console errors:\n{}", failures.join("\n"));
+        assert!(
+            failures.is_empty(),
+            "console errors or accessibility violations:\n{}",
+            failures.join("\n")
+        );
     });
     assert!(pages.len() >= 15);
+}
+
+/// Screenshots of every page of the course book: light and dark (navy) themes, desktop
+/// (1280 px) and phone (390 px, emulated) widths, the whole page height; and every page
+/// with JavaScript off. Written to `target/screenshots/book/` for a person to look at;
+/// run with `cargo test -p mathcourse-tests --test testsuite -- --ignored screenshots`.
+#[test]
+#[ignore = "produces pictures for review: run with --ignored"]
+fn course_book_screenshots() {
+    let _lock = browser_support::browser_lock();
+    let book = built_course_book();
+    let out = book.root.join("book");
+    let server = Server::start(&out, Csp::Off);
+    let pages: Vec<String> = html_pages(&out)
+        .into_iter()
+        .map(|p| p.path)
+        .filter(|p| p != "404.html" && p != "toc.html" && p != "print.html")
+        .collect();
+    let dir = browser_support::screenshots_dir().join("book");
+    fs::create_dir_all(&dir).unwrap();
+    browser_support::run(async {
+        let b = Browser::start(1280, 900).await;
+        for (width, mobile) in [(1280u32, false), (390, true)] {
+            for theme in ["light", "navy"] {
+                for page in &pages {
+                    b.emulate_viewport(width, 900, mobile).await;
+                    b.client.goto(&server.url(page)).await.unwrap();
+                    b.js(
+                        "localStorage.setItem('mdbook-theme', arguments[0]); return true;",
+                        vec![json!(theme)],
+                    )
+                    .await;
+                    b.client.refresh().await.unwrap();
+                    b.wait_until(
+                        "return document.readyState === 'complete';",
+                        Duration::from_secs(20),
+                        page,
+                    )
+                    .await;
+                    // Wake every widget, then back to the top.
+                    b.js(
+                        "for (const w of document.querySelectorAll('.mc-widget[data-widget]')) w.scrollIntoView(); window.scrollTo(0, 0); return true;",
+                        vec![],
+                    )
+                    .await;
+                    tokio::time::sleep(Duration::from_millis(600)).await;
+                    let height = b
+                        .js("return document.documentElement.scrollHeight;", vec![])
+                        .await
+                        .as_u64()
+                        .unwrap_or(900)
+                        .min(16000) as u32;
+                    b.emulate_viewport(width, height, mobile).await;
+                    tokio::time::sleep(Duration::from_millis(300)).await;
+                    let name = format!(
+                        "{}-{theme}-{width}.png",
+                        page.trim_end_matches(".html").replace('/', "_")
+                    );
+                    b.screenshot(&dir.join(name)).await;
+                }
+            }
+        }
+        b.close().await;
+    });
+}
+
+/// A chapter with JavaScript switched off: the build-time widget pictures, the formulas
+/// and the "where" legends with the full symbol walk are all there. Screenshots go to
+/// `target/screenshots/book/nojs-*.png` for review.
+#[test]
+fn course_book_reads_without_javascript() {
+    let _lock = browser_support::browser_lock();
+    let book = built_course_book();
+    let out = book.root.join("book");
+    let server = Server::start(&out, Csp::Off);
+    let dir = browser_support::screenshots_dir().join("book");
+    fs::create_dir_all(&dir).unwrap();
+    browser_support::run(async {
+        let b = Browser::start(1280, 900).await;
+        b.cdp(
+            "Emulation.setScriptExecutionDisabled",
+            json!({"value": true}),
+        )
+        .await;
+        for page in ["toolkit/softmax.html", "ai/module.html"] {
+            b.client.goto(&server.url(page)).await.unwrap();
+            // Scripts are off, but WebDriver's own still run.
+            let seen = b
+                .js(
+                    "const vis = el => el && el.getBoundingClientRect().height > 0;\
+                     return {\
+                       widgets: [...document.querySelectorAll('.mc-widget')].map(w => !!vis(w.querySelector('.mc-widget-root')) && !w.dataset.live),\
+                       formulas: [...document.querySelectorAll('.katex')].filter(vis).length,\
+                       walks: [...document.querySelectorAll('.mc-walk-step')].length,\
+                       hidden_steps: [...document.querySelectorAll('.mc-walk-step')].filter(s => s.hidden).length,\
+                     };",
+                    vec![],
+                )
+                .await;
+            let widgets = seen["widgets"].as_array().unwrap();
+            assert!(
+                widgets.iter().all(|w| w == &json!(true)),
+                "{page}: every widget shows its build-time picture, not live: {seen}"
+            );
+            assert!(seen["formulas"].as_u64().unwrap() > 10, "{page}: {seen}");
+            assert_eq!(
+                seen["hidden_steps"],
+                json!(0),
+                "{page}: walk steps all listed"
+            );
+            let height = b
+                .js("return document.documentElement.scrollHeight;", vec![])
+                .await
+                .as_u64()
+                .unwrap_or(900)
+                .min(16000) as u32;
+            b.emulate_viewport(1280, height, false).await;
+            b.screenshot(&dir.join(format!(
+                "nojs-{}.png",
+                page.trim_end_matches(".html").replace('/', "_")
+            )))
+            .await;
+            b.emulate_viewport(1280, 900, false).await;
+        }
+        b.close().await;
+    });
 }

@@ -77,11 +77,7 @@ fn check_correct_examples_build_and_show_the_computation() {
     );
     let main = test.main_of("examples.html");
     // One checked block per example, each with its badge and typeset computation.
-    assert_eq!(
-        main.matches("<aside class=\"mc-check ").count(),
-        17,
-        "{main}"
-    );
+    assert_eq!(main.matches("<div class=\"mc-check ").count(), 17, "{main}");
     assert_eq!(main.matches("Checked at build time").count(), 17);
     assert_eq!(
         main.matches("<p class=\"mc-check-computation\"><span class=\"katex\">")

@@ -10,7 +10,7 @@ use fantoccini::actions::{
 };
 use fantoccini::key::Key;
 use mathcourse_tests::browser_support::{self, Browser, Csp, Server};
-use mathcourse_tests::{check_snapshot, tests_dir, BookTest};
+use mathcourse_tests::{check_snapshot, BookTest};
 use serde_json::{json, Value};
 
 use super::check::stable_main;
@@ -39,7 +39,11 @@ fn formulas_are_tagged_and_get_a_legend() {
     );
     // Tagged in the visual HTML; θ_t occurs twice.
     let tagged = descent.matches("data-mc-sym=\"theta-t\"").count();
-    assert_eq!(tagged, 2 + 3, "formula twice, legend item, button, walk step");
+    assert_eq!(
+        tagged,
+        2 + 3,
+        "formula twice, legend item, button, walk step"
+    );
     // The symbols' definition anchors exist (the notation index links to them).
     assert!(descent.contains("<tr id=\"sym-theta-t\">"), "{descent}");
     assert!(
@@ -53,10 +57,7 @@ fn formulas_are_tagged_and_get_a_legend() {
         ["p-i", "euler", "z-i", "temp", "idx-j", "z-j"]
     );
     // The inspectable math block uses symbols of another chapter and the symbols file.
-    assert_eq!(
-        legend(&softmax, "mc-eq-1"),
-        ["eta", "grad", "loss", "real"]
-    );
+    assert_eq!(legend(&softmax, "mc-eq-1"), ["eta", "grad", "loss", "real"]);
     assert!(
         softmax.contains("href=\"descent.html#sym-eta\""),
         "the walk links to the definition: {softmax}"
@@ -116,8 +117,14 @@ fn undefined_symbols_forbidden_commands_and_unknown_sym_are_located() {
         err.contains("symbol `y` in an inspectable formula is not defined"),
         "{err}"
     );
-    assert!(err.contains("`\\sym` names an unknown symbol `nope`"), "{err}");
-    assert!(err.contains("src/claims.md:8:6"), "\\href is located: {err}");
+    assert!(
+        err.contains("`\\sym` names an unknown symbol `nope`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("src/claims.md:8:6"),
+        "\\href is located: {err}"
+    );
     assert!(
         err.contains("`\\href` is not allowed in this book's math"),
         "{err}"
@@ -194,34 +201,6 @@ async fn live_text(b: &Browser, root: &str) -> String {
     .as_str()
     .unwrap()
     .to_string()
-}
-
-/// Runs axe-core (from the tests' npm packages) on the `<main>` of the current page
-/// (what the book's chapters are; mdBook's own menu bar and sidebar are not ours);
-/// returns the violations as "rule (impact): targets" lines.
-async fn axe(b: &Browser) -> Vec<String> {
-    let source =
-        std::fs::read_to_string(tests_dir().join("node_modules/axe-core/axe.min.js"))
-            .expect("axe-core is installed by `cargo xtask test` (npm ci in tests/)");
-    b.js(&format!("{source}\nreturn true;"), vec![]).await;
-    b.js(
-        "window.__axe = null; axe.run({include: [['main']]}, {resultTypes: ['violations']}).then(r => { window.__axe = r.violations.map(v => v.id + ' (' + v.impact + '): ' + v.nodes.map(n => n.target.join(' ')).slice(0, 5).join(', ')); }); return true;",
-        vec![],
-    )
-    .await;
-    b.wait_until(
-        "return window.__axe !== null;",
-        Duration::from_secs(60),
-        "axe-core to finish",
-    )
-    .await;
-    b.js("return window.__axe;", vec![])
-        .await
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().to_string())
-        .collect()
 }
 
 #[test]
@@ -306,7 +285,10 @@ fn browser_hover_focus_keys_tap_walk_and_axe() {
             vec![],
         )
         .await;
-        assert_eq!(walk_state(&b).await, json!([["theta-next"], "Symbol 1 of 5"]));
+        assert_eq!(
+            walk_state(&b).await,
+            json!([["theta-next"], "Symbol 1 of 5"])
+        );
         b.js(
             "[...document.querySelectorAll('#formula-1 .mc-walk-nav button')][1].click(); return true;",
             vec![],
@@ -323,7 +305,12 @@ fn browser_hover_focus_keys_tap_walk_and_axe() {
             .filter(|(l, _)| l == "SEVERE")
             .collect();
         assert!(errors.is_empty(), "{errors:#?}");
-        for page in ["descent.html", "softmax.html", "notation.html", "claims.html"] {
+        for page in [
+            "descent.html",
+            "softmax.html",
+            "notation.html",
+            "claims.html",
+        ] {
             b.client.goto(&server.url(page)).await.unwrap();
             b.wait_until(
                 "return document.readyState === 'complete';",
@@ -331,7 +318,7 @@ fn browser_hover_focus_keys_tap_walk_and_axe() {
                 page,
             )
             .await;
-            let violations = axe(&b).await;
+            let violations = browser_support::axe(&b).await;
             assert!(
                 violations.is_empty(),
                 "axe-core on {page}:\n{}",
@@ -341,7 +328,8 @@ fn browser_hover_focus_keys_tap_walk_and_axe() {
         b.close().await;
 
         // Touch: a tap on a symbol shows it; a second tap hides it.
-        let t = Browser::start(390, 844).await;
+        let t = Browser::start(800, 844).await;
+        t.emulate_viewport(390, 844, true).await;
         t.client.goto(&server.url("softmax.html")).await.unwrap();
         t.wait_until(
             "return !!document.querySelector('[data-mc-inspect][data-mc-ready]');",

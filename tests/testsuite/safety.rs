@@ -224,18 +224,18 @@ fn xss_corpus_through_every_field_of_every_directive() {
     let mut claims = String::from("# Claims elsewhere\n\n");
     for p in PAYLOADS {
         let one_line = p.replace('\n', " ");
-        claims.push_str(&format!(":::{{claim}} model\n:source: {one_line}\n{one_line}\n:::\n\n"));
+        claims.push_str(&format!(
+            ":::{{claim}} model\n:source: {one_line}\n{one_line}\n:::\n\n"
+        ));
     }
     test.change_file("src/part/nested.md", &claims);
     test.build();
     let main = test.main_of("inline.html");
     for (name, attrs) in tags(&main) {
         let our_loader = name == "script"
-            && attrs
-                .iter()
-                .any(|(k, v)| {
-                    k == "src" && (v.ends_with("/mathcourse.js") || v.ends_with("/inspect.js"))
-                })
+            && attrs.iter().any(|(k, v)| {
+                k == "src" && (v.ends_with("/mathcourse.js") || v.ends_with("/inspect.js"))
+            })
             && attrs.len() <= 2;
         assert!(
             ALLOWED_TAGS.contains(&name.as_str()) || our_loader,

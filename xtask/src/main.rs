@@ -7,10 +7,13 @@
 //! - `cargo xtask bench`: measure and write BENCHMARKS.md.
 //! - `cargo xtask bench-widgets`: the widget bundle's size and speed in Chromium, as the
 //!   "## Widgets" section of BENCHMARKS.md (see [`bench_widgets`]).
+//! - `cargo xtask bench-book`: cold and warm builds of the course book, as the
+//!   "## Course book" section of BENCHMARKS.md (see [`bench_book`]).
 //! - `cargo xtask wasm [--check]`: build the widget bundle into `theme/widgets/` (see
 //!   [`wasm`]); `--check` fails when the committed bundle is stale.
 
 mod bench;
+mod bench_book;
 mod bench_widgets;
 mod util;
 mod wasm;
@@ -27,6 +30,7 @@ fn main() -> Result<()> {
         Some("bench") => bench::run(&args[1..]),
         Some("wasm") => wasm::run(&args[1..]),
         Some("bench-widgets") => bench_widgets::write(),
+        Some("bench-book") => bench_book::run(),
         _ => {
             eprintln!(
                 "usage: cargo xtask <command>\n\n\
@@ -35,6 +39,7 @@ fn main() -> Result<()> {
                  test            run the whole test suite\n  \
                  bench           run the benchmarks and write BENCHMARKS.md\n  \
                  bench-widgets   measure the widget bundle (size, events in Chromium) into BENCHMARKS.md\n  \
+                 bench-book      time cold and warm builds of the course book into BENCHMARKS.md\n  \
                  wasm [--check]  build the widget bundle into theme/widgets/ (--check: fail if the committed one is stale)"
             );
             bail!("unknown or missing command");

@@ -102,3 +102,62 @@ pub fn build_book_with_debug_binary(root: &Path) -> Result<()> {
     }
     Ok(())
 }
+
+/// Marker in BENCHMARKS.md: `cargo xtask bench` rewrites everything above it, the other
+/// benchmark commands own one `## ` section each below it.
+pub const MORE_BENCHMARKS: &str = "<!-- more benchmarks below -->";
+
+/// `text` with the section starting at `heading` (up to the next `## ` heading) replaced
+/// by `section`, or `section` appended after the other sections when it is new.
+pub fn splice_section(text: &str, heading: &str, section: &str) -> String {
+    let (head, tail) = match text.find(MORE_BENCHMARKS) {
+        Some(i) => (
+            text[..i + MORE_BENCHMARKS.len()].to_string(),
+            &text[i + MORE_BENCHMARKS.len()..],
+        ),
+        None => (format!("{}\n\n{MORE_BENCHMARKS}", text.trim_end()), ""),
+    };
+    let mut sections: Vec<String> = Vec::new();
+    for part in tail.split("\n## ").map(str::trim) {
+        if part.is_empty() {
+            continue;
+        }
+        let part = if part.starts_with("## ") {
+            part.to_string()
+        } else {
+            format!("## {part}")
+        };
+        sections.push(part);
+    }
+    let new = section.trim().to_string();
+    match sections
+        .iter()
+        .position(|s| s.lines().next() == Some(heading))
+    {
+        Some(i) => sections[i] = new,
+        None => sections.push(new),
+    }
+    format!("{head}\n\n{}\n", sections.join("\n\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splice_section_replaces_or_appends() {
+        let text = "# B\n\nold\n\n<!-- more benchmarks below -->\n\n## Widgets\n\nw\n\n## Course book\n\nold c\n";
+        let out = splice_section(text, "## Course book", "## Course book\n\nnew c\n");
+        assert_eq!(out, "# B\n\nold\n\n<!-- more benchmarks below -->\n\n## Widgets\n\nw\n\n## Course book\n\nnew c\n");
+        let out = splice_section("# B\n", "## Course book", "## Course book\n\nc\n");
+        assert_eq!(
+            out,
+            "# B\n\n<!-- more benchmarks below -->\n\n## Course book\n\nc\n"
+        );
+        let out = splice_section(&out, "## Widgets", "## Widgets\n\nw\n");
+        assert!(
+            out.ends_with("## Course book\n\nc\n\n## Widgets\n\nw\n"),
+            "{out}"
+        );
+    }
+}

@@ -95,7 +95,12 @@ impl Directive for NotationIndex {
                 .notation
                 .uses
                 .get(&i)
-                .map(|set| set.iter().map(|c| chapter_link(cx, c, "")).collect())
+                .map(|set| {
+                    let mut chapters: Vec<&PathBuf> = set.iter().collect();
+                    let order = &cx.book.notation.order;
+                    chapters.sort_by_key(|c| order.get(*c).copied().unwrap_or(usize::MAX));
+                    chapters.iter().map(|c| chapter_link(cx, c, "")).collect()
+                })
                 .unwrap_or_default();
             let defined = d.chapter.as_ref().map(|c| chapter_link(cx, c, &d.anchor()));
             if let Some((_, _, row)) = rows
@@ -109,6 +114,15 @@ impl Directive for NotationIndex {
                         row.used.push(l);
                     }
                 }
+                // Merged lists keep book order.
+                let order = &cx.book.notation.order;
+                let rank = |href: &str| {
+                    order
+                        .iter()
+                        .find(|(p, _)| super::relative_html_path(cx.chapter_path, p) == href)
+                        .map_or(usize::MAX, |(_, i)| *i)
+                };
+                row.used.sort_by_key(|l| rank(&l.href));
                 row.book_file |= d.chapter.is_none();
                 continue;
             }

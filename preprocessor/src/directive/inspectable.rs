@@ -17,6 +17,8 @@ struct Item {
     id: String,
     math_html: String,
     name_html: String,
+    /// False when the name only repeats the symbol (`n`, read "n").
+    show_name: bool,
     meaning_html: Option<String>,
     shape_html: Option<String>,
     code: Option<String>,
@@ -98,6 +100,7 @@ pub fn inspect(
             id: s.id.clone(),
             math_html,
             name_html,
+            show_name: s.name.trim() != s.tex.trim(),
             meaning_html,
             shape_html,
             code: s.code.clone(),

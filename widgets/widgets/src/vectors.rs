@@ -78,7 +78,7 @@ impl Vectors {
         let to_svg = |p: [f64; 2]| (p[0], -p[1]);
         let mut out = String::new();
         let e = EXTENT + 0.5;
-        out.s("<svg class=\"mc-w-svg mc-w-vectors-svg\" viewBox=\"").c(-e).s(" ").c(-e).s(" ").c(2.0 * e).s(" ").c(2.0 * e).s("\" role=\"img\" aria-labelledby=\"").p(id).s("-svg-title\">\
+        out.s("<svg class=\"mc-w-svg mc-w-vectors-svg\" viewBox=\"").c(-e).s(" ").c(-e).s(" ").c(2.0 * e).s(" ").c(2.0 * e).s("\" role=\"group\" aria-labelledby=\"").p(id).s("-svg-title\">\
 <title id=\"").p(id).s("-svg-title\">Vectors a = (").n(self.a[0], 1).s(", ").n(self.a[1], 1).s(") and b = (").n(self.b[0], 1).s(", ").n(self.b[1], 1).s(") drawn from the origin</title>\
 <defs><marker id=\"").p(id).s("-head-a\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto-start-reverse\"><path class=\"mc-w-vec-a-head\" d=\"M0 0L10 5L0 10z\"/></marker>\
 <marker id=\"").p(id).s("-head-b\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto-start-reverse\"><path class=\"mc-w-vec-b-head\" d=\"M0 0L10 5L0 10z\"/></marker></defs>");

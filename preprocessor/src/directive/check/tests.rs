@@ -44,7 +44,7 @@ fn ok(kind: &str, options: &str) -> String {
         crate::diagnostic::render_all(&out.diagnostics, false)
     );
     assert!(
-        out.content.contains("<aside class=\"mc-check mc-check-"),
+        out.content.contains("<div class=\"mc-check mc-check-"),
         "{}",
         out.content
     );
