@@ -10,7 +10,9 @@
  * - focus a legend button (Tab, or arrow keys between them): the same highlight, and
  *   the meaning is announced through the legend's aria-live region (KaTeX's visual
  *   HTML is aria-hidden, so the legend is the accessible path);
- * - "Inspect symbol by symbol" becomes a one-at-a-time walk with Previous/Next.
+ * - "Inspect symbol by symbol" becomes a one-at-a-time walk with Previous/Next;
+ * - a symbol linked to a control of the next widget (the card's `controls`) lights the
+ *   control up with it, and the legend shows the control's current value.
  * Without JavaScript the legend and the full walk list are plain content.
  * It also gives sideways-scrolling code blocks and computations a tab stop.
  */
@@ -43,6 +45,36 @@
     tip.hidden = true;
     root.appendChild(tip);
 
+    // Symbols set by a control of the next widget on the page (the card's `controls`).
+    var widget = null;
+    var links = Array.prototype.slice.call(box.querySelectorAll("[data-mc-control]"));
+    if (links.length) {
+      each(document.querySelectorAll(".mc-widget[data-widget]"), function (fig) {
+        if (!widget && (root.compareDocumentPosition(fig) & Node.DOCUMENT_POSITION_FOLLOWING)) widget = fig;
+      });
+    }
+    function control(id) {
+      var li = items[id];
+      var name = li && li.getAttribute("data-mc-control");
+      return name && widget ? widget.querySelector('[name="' + name + '"]') : null;
+    }
+    function showValues() {
+      links.forEach(function (li) {
+        var c = control(li.getAttribute("data-mc-sym"));
+        var out = li.querySelector("[data-mc-value]");
+        if (!c || !out) return;
+        var shown = c.closest(".mc-w-control");
+        shown = shown && shown.querySelector("output");
+        out.textContent = "= " + (shown ? shown.textContent : c.value);
+      });
+    }
+    if (widget) {
+      showValues();
+      widget.addEventListener("input", function () { requestAnimationFrame(showValues); });
+      widget.addEventListener("change", function () { requestAnimationFrame(showValues); });
+      widget.addEventListener("click", function () { requestAnimationFrame(showValues); });
+    }
+
     var current = null;
     var pinned = false; // set by a click, tap or focus; a mouse moving away keeps it
     function occurrences(id) {
@@ -50,6 +82,7 @@
     }
     function clear() {
       each(root.querySelectorAll(".mc-sym-on"), function (n) { n.classList.remove("mc-sym-on"); });
+      if (widget) each(widget.querySelectorAll(".mc-sym-on"), function (n) { n.classList.remove("mc-sym-on"); });
       tip.hidden = true;
       current = null;
       pinned = false;
@@ -66,6 +99,9 @@
       var hits = occurrences(id);
       each(hits, function (n) { n.classList.add("mc-sym-on"); });
       items[id].classList.add("mc-sym-on");
+      var c = control(id);
+      var row = c && (c.closest(".mc-w-control") || c);
+      if (row) row.classList.add("mc-sym-on");
       var target = anchor || hits[0];
       if (target) {
         tip.textContent = "";

@@ -57,7 +57,7 @@ fn formulas_are_tagged_and_get_a_legend() {
         ["p-i", "euler", "z-i", "temp", "idx-j", "z-j"]
     );
     // The inspectable math block uses symbols of another chapter and the symbols file.
-    assert_eq!(legend(&softmax, "mc-eq-1"), ["eta", "grad", "loss", "real"]);
+    assert_eq!(legend(&softmax, "eq-update-size"), ["eta", "grad", "loss", "real"]);
     assert!(
         softmax.contains("href=\"descent.html#sym-eta\""),
         "the walk links to the definition: {softmax}"
@@ -106,7 +106,7 @@ fn undefined_symbols_forbidden_commands_and_unknown_sym_are_located() {
     );
     test.change_file(
         "src/claims.md",
-        "# Claims\n\n:::{math}\n:inspect: true\n\\eta \\cdot y + \\sym{nope}{w}\n:::\n\nSee $\\href{https://example.com}{x}$.\n",
+        "# Claims\n\n:::{math}\n:inspect: true\n\\eta \\cdot y + \\sym{nope}{w}\n:::\n\nSee $\\href{https://example.com}{x}$.\n\n:::{formula} Card\n---\ntex: '\\eta'\ncontrols: {theta-t: lr}\n---\n:::\n",
     );
     let err = test.build_error();
     assert!(
@@ -129,6 +129,11 @@ fn undefined_symbols_forbidden_commands_and_unknown_sym_are_located() {
         err.contains("`\\href` is not allowed in this book's math"),
         "{err}"
     );
+    assert!(
+        err.contains("`controls` names `theta-t`, which is not a symbol of this formula"),
+        "{err}"
+    );
+    assert!(err.contains("the formula's symbols are: `eta`"), "{err}");
 }
 
 /// Center of the first element matching `selector`, in viewport pixels.
@@ -296,6 +301,63 @@ fn browser_hover_focus_keys_tap_walk_and_axe() {
         .await;
         assert_eq!(walk_state(&b).await, json!([["theta-t"], "Symbol 2 of 5"]));
         assert_eq!(highlighted(&b, root).await.0, ["theta-t"]);
+
+        // A symbol linked to a widget control: the control lights up with it, and the
+        // legend shows the control's value, following the slider.
+        b.client.goto(&server.url("softmax.html")).await.unwrap();
+        b.wait_until(
+            "return !!document.querySelector('[data-mc-inspect][data-mc-ready]');",
+            Duration::from_secs(20),
+            "inspect.js on softmax.html",
+        )
+        .await;
+        let value = "return document.querySelector('#eq-softmax [data-mc-sym=\"temp\"] [data-mc-value]').textContent;";
+        assert_eq!(b.js(value, vec![]).await, json!("= 1.00"));
+        b.js(
+            "document.querySelector('#eq-softmax .mc-where-sym[data-mc-sym=\"temp\"]').focus(); return true;",
+            vec![],
+        )
+        .await;
+        let lit = b
+            .js(
+                "return document.querySelector('.mc-widget [name=\"temperature\"]').closest('.mc-w-control').classList.contains('mc-sym-on');",
+                vec![],
+            )
+            .await;
+        assert_eq!(lit, json!(true), "the temperature control lights up with T");
+        let fig = b
+            .js(
+                "const f = document.querySelector('.mc-widget'); f.scrollIntoView({block: 'center'}); return f.id;",
+                vec![],
+            )
+            .await;
+        let fig = fig.as_str().unwrap().to_string();
+        b.wait_until(
+            &format!("return document.getElementById('{fig}').dataset.live === 'true';"),
+            Duration::from_secs(20),
+            "the softmax widget to become live",
+        )
+        .await;
+        b.js(
+            "const s = document.querySelector('.mc-widget [name=\"temperature\"]'); s.focus(); return true;",
+            vec![],
+        )
+        .await;
+        press(&b, Key::Left).await;
+        press(&b, Key::Left).await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let shown = b
+            .js(
+                "return document.querySelector('.mc-widget [name=\"temperature\"]').closest('.mc-w-control').querySelector('output').textContent;",
+                vec![],
+            )
+            .await;
+        assert_ne!(shown, json!("1.00"), "the slider moved");
+        assert_eq!(
+            b.js(value, vec![]).await,
+            json!(format!("= {}", shown.as_str().unwrap())),
+            "the legend follows the slider"
+        );
 
         // No console error under the strict policy; axe finds nothing.
         let errors: Vec<_> = b

@@ -32,6 +32,10 @@ struct Options {
     /// Tag the formula's symbols and show the legend (default: yes).
     #[serde(default)]
     inspect: Option<bool>,
+    /// Symbol id → name of a control of the next widget on the page (`eta: lr`): the
+    /// symbol and the control light up together, and the legend shows the value.
+    #[serde(default)]
+    controls: std::collections::BTreeMap<String, String>,
 }
 
 impl Directive for Formula {
@@ -75,8 +79,26 @@ impl Directive for Formula {
         let title = cx.inline(&block.argument, block.argument_span.clone());
         context.insert("title_html", &title);
         let (tex, legend_html) = if options.inspect.unwrap_or(true) {
-            let inspected =
-                super::inspectable::inspect(cx, &options.tex, span_of("tex"), None, &id);
+            for (sym, control) in &options.controls {
+                let valid = |t: &str| {
+                    !t.is_empty()
+                        && t.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+                };
+                if !valid(sym) || !valid(control) {
+                    return Err(cx
+                        .error(span_of("controls"), format!("`controls` entry `{sym}: {control}` is not an id pair"))
+                        .with_hint("write `controls: {symbol-id: control-name}`, e.g. `controls: {eta: lr}`; both use letters, digits, `-` and `_`"));
+                }
+            }
+            let inspected = super::inspectable::inspect_with_controls(
+                cx,
+                &options.tex,
+                span_of("tex"),
+                None,
+                &id,
+                &options.controls,
+            );
             (inspected.tex, inspected.legend_html)
         } else {
             (options.tex.clone(), String::new())

@@ -23,6 +23,8 @@ struct Item {
     shape_html: Option<String>,
     code: Option<String>,
     link: Option<String>,
+    /// Name of the control of the next widget that sets this symbol.
+    control: Option<String>,
 }
 
 /// What an inspectable formula renders to.
@@ -41,6 +43,19 @@ pub fn inspect(
     span: Range<usize>,
     tex_offset: Option<usize>,
     id: &str,
+) -> Inspected {
+    inspect_with_controls(cx, tex, span, tex_offset, id, &Default::default())
+}
+
+/// [`inspect`], with symbols linked to controls of the next widget (`symbol id → control
+/// name`); a linked symbol that is not in the formula is an error.
+pub fn inspect_with_controls(
+    cx: &mut Cx,
+    tex: &str,
+    span: Range<usize>,
+    tex_offset: Option<usize>,
+    id: &str,
+    controls: &std::collections::BTreeMap<String, String>,
 ) -> Inspected {
     let at = |r: &Range<usize>| match tex_offset {
         Some(o) => o + r.start..o + r.end.max(r.start + 1),
@@ -105,7 +120,24 @@ pub fn inspect(
             shape_html,
             code: s.code.clone(),
             link,
+            control: controls.get(&s.id).cloned(),
         });
+    }
+    for sym in controls.keys() {
+        if !tagged.symbols.contains(sym) {
+            let d = cx
+                .error(span.clone(), format!("`controls` names `{sym}`, which is not a symbol of this formula"))
+                .with_hint(format!(
+                    "the formula's symbols are: {}",
+                    tagged
+                        .symbols
+                        .iter()
+                        .map(|s| format!("`{s}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            cx.diagnostics.push(d);
+        }
     }
     let legend_html = if items.is_empty() {
         String::new()
