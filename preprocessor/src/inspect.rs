@@ -167,6 +167,54 @@ pub fn tag(tex: &str, patterns: &[Pattern]) -> Tagged {
         }
     }
 
+    // Undefined styled letters: `\mathbf{z}`, `\hat{y}`, `\mathcal{L}` that no symbol
+    // covers are symbols of their own (their letter is not searched inside).
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        let styled = t.kind == Kind::Word
+            && t.text
+                .strip_prefix('\\')
+                .is_some_and(|name| STYLED.contains(&name));
+        if !styled || taken[i] || t.opaque || t.locked {
+            i += 1;
+            continue;
+        }
+        // The argument: a braced group right after the command (normalization braces it).
+        let Some(open) = toks.get(i + 1).filter(|n| n.text == "{") else {
+            i += 1;
+            continue;
+        };
+        let _ = open;
+        let mut depth = 0i32;
+        let mut end = i + 1;
+        for (k, n) in toks.iter().enumerate().skip(i + 1) {
+            depth += n.delta;
+            end = k;
+            if depth <= 0 {
+                break;
+            }
+        }
+        let inner = &toks[i + 2..end.max(i + 2)];
+        let has_letter = inner.iter().any(is_letter_like);
+        let covered = toks[i..=end].iter().enumerate().any(|(k, _)| taken[i + k]);
+        if has_letter && !covered {
+            let start = t.range.as_ref().map(|r| r.start);
+            let stop = toks[i..=end]
+                .iter()
+                .filter_map(|n| n.range.as_ref().map(|r| r.end))
+                .max();
+            if let (Some(a), Some(b)) = (start, stop) {
+                let text = tex[a..b].to_string();
+                if !undefined.iter().any(|u| u.text == text) {
+                    undefined.push(Undefined { text, range: a..b });
+                }
+            }
+        }
+        i = end + 1;
+    }
+    undefined.sort_by_key(|u| u.range.start);
+
     // Emit.
     let mut w = Writer::default();
     for (i, t) in toks.iter().enumerate() {
@@ -537,6 +585,14 @@ fn is_limits_base(name: &str) -> bool {
             | "\\underbrace"
     )
 }
+
+/// Font and accent commands that turn a letter into a symbol of its own (`\mathbf{x}` is
+/// not `x`): unregistered, the whole command is reported as undefined.
+const STYLED: &[&str] = &[
+    "mathbf", "boldsymbol", "bm", "mathcal", "mathbb", "mathfrak", "mathscr", "mathsf",
+    "mathit", "vec", "hat", "widehat", "bar", "tilde", "widetilde", "dot", "ddot", "check",
+    "breve", "mathring",
+];
 
 const GREEK: &[&str] = &[
     "alpha",
@@ -1628,7 +1684,10 @@ mod tests {
             let formula = format!("{cmd}{{x}}");
             let t = tag(&formula, &pats(&[("x", "x")]));
             assert!(t.symbols.is_empty(), "{formula}");
-            assert!(t.undefined.is_empty(), "{formula}");
+            // A styled letter is a symbol of its own: undefined as a whole, never as `x`.
+            let styled = STYLED.contains(&&cmd[1..]);
+            let expected: Vec<&str> = if styled { vec![formula.as_str()] } else { vec![] };
+            assert_eq!(undefined_texts(&t), expected, "{formula}");
         }
         // Colours and environment names are opaque, the coloured text is not.
         let t = tag(
@@ -1816,6 +1875,18 @@ mod tests {
         assert!(t.undefined.is_empty());
         // A pattern can not reach into it either.
         assert_eq!(tex(r"a\nosym{b}", &[("ab", "a{b}")]), r"a{b}");
+    }
+
+    #[test]
+    fn unregistered_styled_letters_are_undefined_as_a_whole() {
+        let t = tag("\\mathbf{z} + \\hat{y} + y + \\mathrm{d}x", &pats(&[("y", "y"), ("x", "x")]));
+        assert_eq!(undefined_texts(&t), ["\\mathbf{z}", "\\hat{y}"]);
+        assert_eq!(t.undefined[0].range, 0..10);
+        let t = tag("\\mathbf z", &pats(&[("bz", "\\mathbf{z}")]));
+        assert!(t.undefined.is_empty(), "{:?}", t.undefined);
+        assert_eq!(t.symbols, ["bz"]);
+        let t = tag("\\nosym{\\vec{v}} + \\boldsymbol{\\theta}", &pats(&[]));
+        assert_eq!(undefined_texts(&t), ["\\boldsymbol{\\theta}"]);
     }
 
     #[test]
@@ -2177,12 +2248,12 @@ mod tests {
             "vec-a vec-b theta",
             r"",
         ),
-        (r"\mathbf{q}^{\top}\mathbf{k}", "", r""),
+        (r"\mathbf{q}^{\top}\mathbf{k}", "", r"\mathbf{q} \mathbf{k}"),
         (r"W\mathbf{x}", "W vec-x", r""),
         (
             r"\mathbf{h} = \sigma\!\left(W\mathbf{x} + \mathbf{b}\right)",
             "sigma W vec-x vec-b",
-            r"",
+            r"\mathbf{h}",
         ),
         (r"\frac{dL}{d\theta}", "d L theta", r""),
         (
@@ -2557,7 +2628,10 @@ mod tests {
                 Some(u.text.as_str()),
                 "{input:?}"
             );
-            assert!(is_letter_like(&Tok {
+            let styled = STYLED
+                .iter()
+                .any(|c| u.text.starts_with(&format!("\\{c}")) && u.text.len() > c.len() + 1);
+            assert!(styled || is_letter_like(&Tok {
                 text: u.text.clone(),
                 kind: if u.text.starts_with('\\') {
                     Kind::Word
