@@ -589,9 +589,26 @@ fn is_limits_base(name: &str) -> bool {
 /// Font and accent commands that turn a letter into a symbol of its own (`\mathbf{x}` is
 /// not `x`): unregistered, the whole command is reported as undefined.
 const STYLED: &[&str] = &[
-    "mathbf", "boldsymbol", "bm", "mathcal", "mathbb", "mathfrak", "mathscr", "mathsf",
-    "mathit", "vec", "hat", "widehat", "bar", "tilde", "widetilde", "dot", "ddot", "check",
-    "breve", "mathring",
+    "mathbf",
+    "boldsymbol",
+    "bm",
+    "mathcal",
+    "mathbb",
+    "mathfrak",
+    "mathscr",
+    "mathsf",
+    "mathit",
+    "vec",
+    "hat",
+    "widehat",
+    "bar",
+    "tilde",
+    "widetilde",
+    "dot",
+    "ddot",
+    "check",
+    "breve",
+    "mathring",
 ];
 
 const GREEK: &[&str] = &[
@@ -1686,7 +1703,11 @@ mod tests {
             assert!(t.symbols.is_empty(), "{formula}");
             // A styled letter is a symbol of its own: undefined as a whole, never as `x`.
             let styled = STYLED.contains(&&cmd[1..]);
-            let expected: Vec<&str> = if styled { vec![formula.as_str()] } else { vec![] };
+            let expected: Vec<&str> = if styled {
+                vec![formula.as_str()]
+            } else {
+                vec![]
+            };
             assert_eq!(undefined_texts(&t), expected, "{formula}");
         }
         // Colours and environment names are opaque, the coloured text is not.
@@ -1879,7 +1900,10 @@ mod tests {
 
     #[test]
     fn unregistered_styled_letters_are_undefined_as_a_whole() {
-        let t = tag("\\mathbf{z} + \\hat{y} + y + \\mathrm{d}x", &pats(&[("y", "y"), ("x", "x")]));
+        let t = tag(
+            "\\mathbf{z} + \\hat{y} + y + \\mathrm{d}x",
+            &pats(&[("y", "y"), ("x", "x")]),
+        );
         assert_eq!(undefined_texts(&t), ["\\mathbf{z}", "\\hat{y}"]);
         assert_eq!(t.undefined[0].range, 0..10);
         let t = tag("\\mathbf z", &pats(&[("bz", "\\mathbf{z}")]));
@@ -2631,21 +2655,24 @@ mod tests {
             let styled = STYLED
                 .iter()
                 .any(|c| u.text.starts_with(&format!("\\{c}")) && u.text.len() > c.len() + 1);
-            assert!(styled || is_letter_like(&Tok {
-                text: u.text.clone(),
-                kind: if u.text.starts_with('\\') {
-                    Kind::Word
-                } else {
-                    Kind::Char
-                },
-                range: None,
-                role: Role::Plain,
-                delta: 0,
-                opaque: false,
-                locked: false,
-                delim: false,
-                arg_start: false,
-            }));
+            assert!(
+                styled
+                    || is_letter_like(&Tok {
+                        text: u.text.clone(),
+                        kind: if u.text.starts_with('\\') {
+                            Kind::Word
+                        } else {
+                            Kind::Char
+                        },
+                        range: None,
+                        role: Role::Plain,
+                        delta: 0,
+                        opaque: false,
+                        locked: false,
+                        delim: false,
+                        arg_start: false,
+                    })
+            );
         }
         assert!(t.problems.is_empty(), "{input:?}");
         let _ = key(input);

@@ -227,11 +227,13 @@ impl Notation {
         };
         // The same symbol again in the same place (a chip and a table row): merge, filling
         // in what the first left out; the first keeps its id (and anchor).
-        if let Some(i) = self
-            .definitions
-            .iter()
-            .position(|d| d.key == key && d.chapter.as_deref() == chapter)
-        {
+        if let Some(i) = self.definitions.iter().position(|d| {
+            d.key == key
+                && d.chapter.as_deref() == chapter
+                && (d.symbol.id == symbol.id
+                    || d.symbol.meaning.is_none()
+                    || symbol.meaning.is_none())
+        }) {
             let d = &mut self.definitions[i].symbol;
             if d.meaning.is_none() {
                 d.meaning = symbol.meaning.clone();
@@ -295,8 +297,28 @@ impl Notation {
     /// The symbols an inspectable formula of `chapter` can use: one per distinct TeX,
     /// the chapter's own definition first, else the first in the book.
     pub fn patterns_for(&self, chapter: &Path) -> Vec<(usize, inspect::Pattern)> {
+        self.patterns_preferring(chapter, &[])
+    }
+
+    /// [`Notation::patterns_for`], where a definition of this chapter whose id is in
+    /// `prefer` (a formula card's own `where` list) wins over any other of the same TeX.
+    pub fn patterns_preferring(
+        &self,
+        chapter: &Path,
+        prefer: &[String],
+    ) -> Vec<(usize, inspect::Pattern)> {
         let mut chosen: BTreeMap<&str, usize> = BTreeMap::new();
         for (i, d) in self.definitions.iter().enumerate() {
+            if d.chapter.as_deref() == Some(chapter) && prefer.contains(&d.symbol.id) {
+                chosen.insert(&d.key, i);
+                continue;
+            }
+            if chosen
+                .get(d.key.as_str())
+                .is_some_and(|&j| prefer.contains(&self.definitions[j].symbol.id))
+            {
+                continue;
+            }
             match chosen.get(d.key.as_str()) {
                 None => {
                     chosen.insert(&d.key, i);
@@ -489,5 +511,20 @@ mod tests {
         ];
         let (_, d) = Notation::collect(Vec::new(), &chapters);
         assert!(d.is_empty(), "{d:?}");
+    }
+
+    #[test]
+    fn a_card_prefers_its_own_meaning_of_a_letter() {
+        let a = ":::{formula} One\n---\ntex: i\nwhere:\n  - {id: pos-i, tex: i, name: i, meaning: A position}\n---\n:::\n\n:::{formula} Two\n---\ntex: i\nwhere:\n  - {id: cand-i, tex: i, name: i, meaning: A candidate}\n---\n:::\n";
+        let chapters = [chapter(Path::new("a.md"), a)];
+        let (n, d) = Notation::collect(Vec::new(), &chapters);
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(n.definitions.len(), 2, "different meanings stay apart");
+        let ch = Path::new("a.md");
+        assert_eq!(n.patterns_for(ch)[0].1.id, "pos-i");
+        assert_eq!(
+            n.patterns_preferring(ch, &["cand-i".into()])[0].1.id,
+            "cand-i"
+        );
     }
 }

@@ -98,6 +98,11 @@ impl Directive for Formula {
                 None,
                 &id,
                 &options.controls,
+                &options
+                    .where_
+                    .iter()
+                    .map(|s| s.id.clone())
+                    .collect::<Vec<_>>(),
             );
             (inspected.tex, inspected.legend_html)
         } else {

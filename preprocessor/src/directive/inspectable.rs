@@ -44,7 +44,7 @@ pub fn inspect(
     tex_offset: Option<usize>,
     id: &str,
 ) -> Inspected {
-    inspect_with_controls(cx, tex, span, tex_offset, id, &Default::default())
+    inspect_with_controls(cx, tex, span, tex_offset, id, &Default::default(), &[])
 }
 
 /// [`inspect`], with symbols linked to controls of the next widget (`symbol id → control
@@ -56,12 +56,16 @@ pub fn inspect_with_controls(
     tex_offset: Option<usize>,
     id: &str,
     controls: &std::collections::BTreeMap<String, String>,
+    prefer: &[String],
 ) -> Inspected {
     let at = |r: &Range<usize>| match tex_offset {
         Some(o) => o + r.start..o + r.end.max(r.start + 1),
         None => span.clone(),
     };
-    let patterns = cx.book.notation.patterns_for(cx.chapter_path);
+    let patterns = cx
+        .book
+        .notation
+        .patterns_preferring(cx.chapter_path, prefer);
     let plain: Vec<inspect::Pattern> = patterns.iter().map(|(_, p)| p.clone()).collect();
     let tagged = inspect::tag(tex, &plain);
     for p in &tagged.problems {
@@ -126,7 +130,10 @@ pub fn inspect_with_controls(
     for sym in controls.keys() {
         if !tagged.symbols.contains(sym) {
             let d = cx
-                .error(span.clone(), format!("`controls` names `{sym}`, which is not a symbol of this formula"))
+                .error(
+                    span.clone(),
+                    format!("`controls` names `{sym}`, which is not a symbol of this formula"),
+                )
                 .with_hint(format!(
                     "the formula's symbols are: {}",
                     tagged
