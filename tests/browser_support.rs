@@ -564,3 +564,14 @@ pub async fn axe(b: &Browser) -> Vec<String> {
         .map(|v| v.as_str().unwrap().to_string())
         .collect()
 }
+
+/// Presses and releases `key` (a WebDriver key action on the focused element).
+pub async fn press(b: &Browser, key: fantoccini::key::Key) {
+    use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+    let k: char = key.into();
+    let keys = KeyActions::new("keyboard".into())
+        .then(KeyAction::Down { value: k })
+        .then(KeyAction::Up { value: k });
+    b.client.perform_actions(keys).await.expect("key actions");
+    b.client.release_actions().await.expect("release");
+}

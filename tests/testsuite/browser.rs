@@ -71,14 +71,7 @@ fn number(text: &str) -> f64 {
 }
 
 /// Presses `key` on the focused element (real key events through WebDriver).
-async fn press(b: &Browser, key: Key) {
-    let k: char = key.into();
-    let keys = KeyActions::new("keyboard".into())
-        .then(KeyAction::Down { value: k })
-        .then(KeyAction::Up { value: k });
-    b.client.perform_actions(keys).await.expect("key actions");
-    b.client.release_actions().await.expect("release");
-}
+use mathcourse_tests::browser_support::press;
 
 /// Focuses the element matching `selector` inside widget `id`.
 async fn focus(b: &Browser, id: &str, selector: &str) {

@@ -5,8 +5,7 @@
 use std::time::Duration;
 
 use fantoccini::actions::{
-    InputSource, KeyAction, KeyActions, MouseActions, PointerAction, TouchActions,
-    MOUSE_BUTTON_LEFT,
+    InputSource, MouseActions, PointerAction, TouchActions, MOUSE_BUTTON_LEFT,
 };
 use fantoccini::key::Key;
 use mathcourse_tests::browser_support::{self, Browser, Csp, Server};
@@ -57,7 +56,10 @@ fn formulas_are_tagged_and_get_a_legend() {
         ["p-i", "euler", "z-i", "temp", "idx-j", "z-j"]
     );
     // The inspectable math block uses symbols of another chapter and the symbols file.
-    assert_eq!(legend(&softmax, "eq-update-size"), ["eta", "grad", "loss", "real"]);
+    assert_eq!(
+        legend(&softmax, "eq-update-size"),
+        ["eta", "grad", "loss", "real"]
+    );
     assert!(
         softmax.contains("href=\"descent.html#sym-eta\""),
         "the walk links to the definition: {softmax}"
@@ -171,14 +173,7 @@ async fn highlighted(b: &Browser, root: &str) -> (Vec<String>, usize, String) {
     )
 }
 
-async fn press(b: &Browser, key: Key) {
-    let k: char = key.into();
-    let keys = KeyActions::new("keyboard".into())
-        .then(KeyAction::Down { value: k })
-        .then(KeyAction::Up { value: k });
-    b.client.perform_actions(keys).await.expect("key actions");
-    b.client.release_actions().await.expect("release");
-}
+use mathcourse_tests::browser_support::press;
 
 async fn active_sym(b: &Browser) -> Value {
     b.js(
