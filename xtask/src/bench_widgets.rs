@@ -26,7 +26,7 @@ use crate::util::{repo_root, run_in};
 const BUDGET_GZIP: usize = 40 * 1024;
 /// The budget for one event, median.
 const BUDGET_EVENT_MS: f64 = 2.0;
-const MARKER: &str = "<!-- more benchmarks below -->";
+use crate::util::MORE_BENCHMARKS as MARKER;
 
 fn gzip_len(bytes: &[u8]) -> Result<usize> {
     let mut enc = GzEncoder::new(Vec::new(), Compression::new(9));
@@ -190,43 +190,15 @@ fn speed_section(data: &Value) -> Result<String> {
     Ok(out)
 }
 
-/// Replaces (or appends) the "## Widgets" section after the marker of `text`.
-pub fn splice(text: &str, section: &str) -> String {
-    let (head, tail) = match text.find(MARKER) {
-        Some(i) => (&text[..i + MARKER.len()], &text[i + MARKER.len()..]),
-        None => (text.trim_end(), ""),
-    };
-    let mut head = head.to_string();
-    if !head.ends_with(MARKER) {
-        head.push_str("\n\n");
-        head.push_str(MARKER);
-    }
-    let mut rest = tail.to_string();
-    if let Some(start) = rest.find("## Widgets") {
-        let after = &rest[start + 1..];
-        let end = after
-            .find("\n## ")
-            .map_or(rest.len(), |j| start + 1 + j + 1);
-        rest.replace_range(start..end, "");
-    }
-    let rest = rest.trim();
-    let mut out = head;
-    out.push_str("\n\n");
-    if !rest.is_empty() {
-        out.push_str(rest);
-        out.push_str("\n\n");
-    }
-    out.push_str(section.trim_end());
-    out.push('\n');
-    out
-}
-
 /// `cargo xtask bench-widgets`.
 pub fn write() -> Result<()> {
     let section = run()?;
     let path = repo_root().join("BENCHMARKS.md");
     let text = fs::read_to_string(&path).unwrap_or_else(|_| format!("# Benchmarks\n\n{MARKER}\n"));
-    fs::write(&path, splice(&text, &section))?;
+    fs::write(
+        &path,
+        crate::util::splice_section(&text, "## Widgets", &section),
+    )?;
     eprintln!("xtask: wrote the Widgets section of {}", display(&path));
     print!("{section}");
     Ok(())
@@ -238,10 +210,9 @@ fn display(p: &Path) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     #[test]
     fn splice_replaces_only_the_widgets_section() {
+        let splice = |t: &str, sec: &str| crate::util::splice_section(t, "## Widgets", sec);
         let text = "# B\n\nold\n\n<!-- more benchmarks below -->\n\n## Other\n\nx\n\n## Widgets\n\nold w\n";
         let out = splice(text, "## Widgets\n\nnew w\n");
         assert_eq!(out, "# B\n\nold\n\n<!-- more benchmarks below -->\n\n## Other\n\nx\n\n## Widgets\n\nnew w\n");
