@@ -1,7 +1,7 @@
 //! Gradient descent: 1-D on the course's wiggly function or a quadratic, and
 //! 2-D with heavy-ball momentum on a narrow valley.
 
-use crate::{ensure_finite_scalar, CoreError, Result};
+use crate::{ensure_finite_scalar, trig, CoreError, Result};
 
 /// Beyond this magnitude an iterate counts as diverged and iteration stops.
 pub const DIVERGENCE_LIMIT: f64 = 1e6;
@@ -43,9 +43,9 @@ impl Function1D {
     /// The value f(x).
     pub fn value(&self, x: f64) -> f64 {
         match *self {
-            Function1D::Course => (x - 2.0) * (x - 2.0) + 0.5 * (3.0 * x).sin(),
+            Function1D::Course => (x - 2.0) * (x - 2.0) + 0.5 * trig::sin(3.0 * x),
             Function1D::Rippled { amplitude } => {
-                (x - 2.0) * (x - 2.0) + amplitude * (3.0 * x).sin()
+                (x - 2.0) * (x - 2.0) + amplitude * trig::sin(3.0 * x)
             }
             Function1D::Quadratic { a, b, c } => a * x * x + b * x + c,
         }
@@ -54,9 +54,9 @@ impl Function1D {
     /// The exact derivative f'(x).
     pub fn derivative(&self, x: f64) -> f64 {
         match *self {
-            Function1D::Course => 2.0 * (x - 2.0) + 1.5 * (3.0 * x).cos(),
+            Function1D::Course => 2.0 * (x - 2.0) + 1.5 * trig::cos(3.0 * x),
             Function1D::Rippled { amplitude } => {
-                2.0 * (x - 2.0) + 3.0 * amplitude * (3.0 * x).cos()
+                2.0 * (x - 2.0) + 3.0 * amplitude * trig::cos(3.0 * x)
             }
             Function1D::Quadratic { a, b, .. } => 2.0 * a * x + b,
         }

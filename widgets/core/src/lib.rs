@@ -33,6 +33,7 @@ pub mod round;
 pub mod softmax;
 pub mod sqrt_d;
 pub mod stats;
+pub mod trig;
 pub mod vector;
 
 pub use error::{CoreError, Result};

@@ -58,13 +58,22 @@ impl ParamError {
     }
 }
 
+impl ParamError {
+    /// The error in words, naming the parameter (what `Display` shows); written without
+    /// `core::fmt`, which the wasm bundle otherwise would not need.
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        if !self.param.is_empty() {
+            s.s("parameter `").p(&self.param).s("`: ");
+        }
+        s.p(&self.message);
+        s
+    }
+}
+
 impl fmt::Display for ParamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.param.is_empty() {
-            write!(f, "{}", self.message)
-        } else {
-            write!(f, "parameter `{}`: {}", self.param, self.message)
-        }
+        f.write_str(&self.text())
     }
 }
 
@@ -798,7 +807,7 @@ impl JsonParser<'_> {
                     self.i += 1;
                 }
                 let text =
-                    std::str::from_utf8(&self.s[start..self.i]).map_err(|e| e.to_string())?;
+                    std::str::from_utf8(&self.s[start..self.i]).map_err(|_| "invalid UTF-8")?;
                 parse_num(text).map(Value::Num).ok_or_else(|| {
                     let mut s = String::new();
                     s.s("bad number `").p(text).s("`");
@@ -826,7 +835,7 @@ impl JsonParser<'_> {
         while let Some(c) = self.peek() {
             self.i += 1;
             match c {
-                b'"' => return String::from_utf8(out).map_err(|e| e.to_string()),
+                b'"' => return String::from_utf8(out).map_err(|_| "invalid UTF-8".into()),
                 b'\\' => {
                     let e = self.peek().ok_or("unfinished escape")?;
                     self.i += 1;

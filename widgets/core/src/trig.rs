@@ -1,0 +1,153 @@
+//! Sine and cosine for the widgets' functions, without the platform's `libm`.
+//!
+//! `f64::sin` on `wasm32-unknown-unknown` links the general argument reduction for any
+//! `|x|` up to 1.8e308 (a 5 KB table-driven routine, more than a whole widget). The
+//! widgets only evaluate moderate arguments (the 1-D descent's `sin 3x` on its chart),
+//! so here the reduction is a three-part Cody–Waite subtraction of k·π/2, exact for
+//! |x| < 1.6e6, followed by Taylor polynomials on [−π/4, π/4]. Results agree with the
+//! correctly rounded value to within a couple of units in the last place there (tested
+//! against `f64::sin`/`f64::cos` below). Beyond 1.6e6 the reduction is a plain
+//! subtraction of whole turns of 2π, whose error grows like |x|·2⁻⁵³ (1e-7 at x = 1e9): still a sine, no
+//! longer to the last digit, which nothing on a chart or in a readout can show.
+
+use core::f64::consts::{FRAC_2_PI, PI};
+
+// π/2 split into parts whose products with a whole k < 2^20 are exact: the first
+// 33 bits, the next 33 bits, and the rest.
+const PIO2_1: f64 = 1.570_796_326_734_125_6;
+const PIO2_2: f64 = 6.077_100_506_303_966e-11;
+const PIO2_3: f64 = 2.022_266_248_795_950_6e-21;
+
+/// 2π − (2π as f64).
+const TWO_PI_LO: f64 = 2.449_293_598_294_706_4e-16;
+
+/// Largest |k| for which the three-part reduction is exact.
+const EXACT_K: f64 = 1_048_576.0;
+
+/// sin x.
+pub fn sin(x: f64) -> f64 {
+    let (quadrant, r) = reduce(x);
+    match quadrant {
+        0 => sin_poly(r),
+        1 => cos_poly(r),
+        2 => -sin_poly(r),
+        _ => -cos_poly(r),
+    }
+}
+
+/// cos x.
+pub fn cos(x: f64) -> f64 {
+    let (quadrant, r) = reduce(x);
+    match quadrant {
+        0 => cos_poly(r),
+        1 => -sin_poly(r),
+        2 => -cos_poly(r),
+        _ => sin_poly(r),
+    }
+}
+
+/// x = k·π/2 + r with |r| ≤ π/4 (a hair more after rounding): (k mod 4, r).
+fn reduce(x: f64) -> (u8, f64) {
+    if !x.is_finite() {
+        return (0, f64::NAN);
+    }
+    let mut x = x;
+    if (x * FRAC_2_PI).abs() >= EXACT_K {
+        // Not `x % (2π)`: that links a 1 KB integer remainder routine.
+        let turns = (x / (2.0 * PI)).trunc();
+        x = (x - turns * (2.0 * PI)) - turns * TWO_PI_LO;
+    }
+    let k = round_half_even(x * FRAC_2_PI);
+    let r = ((x - k * PIO2_1) - k * PIO2_2) - k * PIO2_3;
+    ((k as i64).rem_euclid(4) as u8, r)
+}
+
+/// Round to nearest without `f64::round` (which is also a libm call on some targets).
+fn round_half_even(v: f64) -> f64 {
+    // Adding and subtracting 1.5·2^52 rounds any |v| < 2^51 to a whole number.
+    const SHIFT: f64 = 6_755_399_441_055_744.0;
+    (v + SHIFT) - SHIFT
+}
+
+/// Taylor series of sin on |r| ≤ π/4 through r^17 (the next term is below 1e-19).
+fn sin_poly(r: f64) -> f64 {
+    let z = r * r;
+    // Coefficients (−1)^n / (2n+1)!, n = 1..=8, in Horner form.
+    let p = -1.0 / 6.0
+        + z * (1.0 / 120.0
+            + z * (-1.0 / 5040.0
+                + z * (1.0 / 362_880.0
+                    + z * (-1.0 / 39_916_800.0
+                        + z * (1.0 / 6_227_020_800.0
+                            + z * (-1.0 / 1_307_674_368_000.0
+                                + z * (1.0 / 355_687_428_096_000.0)))))));
+    r + r * z * p
+}
+
+/// Taylor series of cos on |r| ≤ π/4 through r^18 (the next term is below 1e-20).
+fn cos_poly(r: f64) -> f64 {
+    let z = r * r;
+    // Coefficients (−1)^n / (2n)!, n = 2..=9, in Horner form.
+    let p = 1.0 / 24.0
+        + z * (-1.0 / 720.0
+            + z * (1.0 / 40_320.0
+                + z * (-1.0 / 3_628_800.0
+                    + z * (1.0 / 479_001_600.0
+                        + z * (-1.0 / 87_178_291_200.0
+                            + z * (1.0 / 20_922_789_888_000.0
+                                + z * (-1.0 / 6_402_373_705_728_000.0)))))));
+    let half = 0.5 * z;
+    let w = 1.0 - half;
+    // 1 − z/2 loses the low bits of z/2; add them back before the small terms.
+    w + (((1.0 - w) - half) + z * z * p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ulps(a: f64, b: f64) -> f64 {
+        (a - b).abs() / (f64::EPSILON * b.abs().max(f64::MIN_POSITIVE))
+    }
+
+    #[test]
+    fn hand_checked_values() {
+        assert_eq!(sin(0.0), 0.0);
+        assert_eq!(cos(0.0), 1.0);
+        assert!((sin(PI / 6.0) - 0.5).abs() < 3e-16);
+        assert!((cos(PI / 3.0) - 0.5).abs() < 3e-16);
+        assert!((sin(PI / 4.0) - core::f64::consts::FRAC_1_SQRT_2).abs() < 3e-16);
+        assert!((sin(PI / 2.0) - 1.0).abs() < 3e-16);
+        assert!((cos(PI) + 1.0).abs() < 3e-16);
+        assert!(sin(PI).abs() < 2e-16);
+        assert!(sin(f64::NAN).is_nan() && cos(f64::INFINITY).is_nan());
+        // The course function's values: sin 3 and sin 6 (x = 1 and x = 2).
+        assert!((sin(3.0) - 0.141_120_008_059_867_2).abs() < 3e-16);
+        assert!((sin(6.0) + 0.279_415_498_198_925_9).abs() < 3e-16);
+    }
+
+    #[test]
+    fn matches_the_platform_to_a_few_ulps_where_exact() {
+        // A deterministic sweep over the range the widgets use and far beyond it.
+        let mut x = -2000.0;
+        while x < 2000.0 {
+            for v in [x, x * 1e-3, x * 37.0] {
+                let (s, c) = (sin(v), cos(v));
+                let (es, ec) = (v.sin(), v.cos());
+                // Relative error in ulps where the value is not tiny; absolute near zeros.
+                assert!(ulps(s, es) < 4.0 || (s - es).abs() < 4e-16, "sin({v}): {s} vs {es}");
+                assert!(ulps(c, ec) < 4.0 || (c - ec).abs() < 4e-16, "cos({v}): {c} vs {ec}");
+            }
+            x += 0.013_7;
+        }
+    }
+
+    #[test]
+    fn huge_arguments_are_still_a_sine() {
+        for v in [2e6, -5e7, 1e9, 3.3e12] {
+            let (s, c) = (sin(v), cos(v));
+            assert!((s * s + c * c - 1.0).abs() < 1e-12);
+            assert!((s - v.sin()).abs() < 1e-15 * v.abs(), "sin({v})");
+        }
+    }
+}
