@@ -5,10 +5,10 @@
 //! widgets only evaluate moderate arguments (the 1-D descent's `sin 3x` on its chart),
 //! so here the reduction is a three-part Cody–Waite subtraction of k·π/2, exact for
 //! |x| < 1.6e6, followed by Taylor polynomials on [−π/4, π/4]. Results agree with the
-//! correctly rounded value to within a couple of units in the last place there (tested
-//! against `f64::sin`/`f64::cos` below). Beyond 1.6e6 the reduction is a plain
-//! subtraction of whole turns of 2π, whose error grows like |x|·2⁻⁵³ (1e-7 at x = 1e9): still a sine, no
-//! longer to the last digit, which nothing on a chart or in a readout can show.
+//! correctly rounded value to within a few units in the last place there (tested
+//! against `f64::sin`/`f64::cos` below). Beyond 1.6e6 the reduction first subtracts
+//! whole turns of 2π, with an error that grows like |x|·2⁻⁵³ (1e-7 at x = 1e9): still a
+//! sine, no longer to the last digit, which nothing on a chart or in a readout shows.
 
 use core::f64::consts::{FRAC_2_PI, PI};
 
@@ -135,8 +135,14 @@ mod tests {
                 let (s, c) = (sin(v), cos(v));
                 let (es, ec) = (v.sin(), v.cos());
                 // Relative error in ulps where the value is not tiny; absolute near zeros.
-                assert!(ulps(s, es) < 4.0 || (s - es).abs() < 4e-16, "sin({v}): {s} vs {es}");
-                assert!(ulps(c, ec) < 4.0 || (c - ec).abs() < 4e-16, "cos({v}): {c} vs {ec}");
+                assert!(
+                    ulps(s, es) < 4.0 || (s - es).abs() < 4e-16,
+                    "sin({v}): {s} vs {es}"
+                );
+                assert!(
+                    ulps(c, ec) < 4.0 || (c - ec).abs() < 4e-16,
+                    "cos({v}): {c} vs {ec}"
+                );
             }
             x += 0.013_7;
         }
