@@ -8,7 +8,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use mathcourse_tests::browser_support::{self, Browser, Csp, Server};
+use mathcourse_tests::browser_support::{self, percent_decode, Browser, Csp, Server};
 use mathcourse_tests::BookTest;
 use serde_json::json;
 
@@ -245,26 +245,6 @@ fn resolve(from: &str, base: Option<&str>, site_url: &str, link: &str) -> Option
         };
     }
     Some((joined, fragment))
-}
-
-/// Percent-decoding of a URL path or fragment (UTF-8).
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("");
-            if let Ok(b) = u8::from_str_radix(hex, 16) {
-                out.push(b);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// About 40 characters either side of byte `at` of `text`, whitespace collapsed.
