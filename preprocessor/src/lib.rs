@@ -8,6 +8,8 @@
 pub mod assets;
 pub mod cache;
 pub mod chapter;
+#[cfg(test)]
+mod compact_js;
 pub mod config;
 pub mod diagnostic;
 pub mod directive;
