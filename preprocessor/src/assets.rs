@@ -89,11 +89,29 @@ pub fn path_to_root(chapter_path: &Path) -> String {
     "../".repeat(depth)
 }
 
+/// What the top of every chapter links besides our own stylesheets and scripts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Head {
+    /// KaTeX's stylesheet (false with mdbook-katex's `no-css`).
+    pub katex_css: bool,
+    /// The reading-progress script (option `reading-progress`).
+    pub reading_progress: bool,
+}
+
+impl Default for Head {
+    fn default() -> Self {
+        Head {
+            katex_css: true,
+            reading_progress: true,
+        }
+    }
+}
+
 /// The tags that link our stylesheets (and scripts), placed at the top of a chapter.
-pub fn head_html(path_to_root: &str, link_katex_css: bool) -> String {
+pub fn head_html(path_to_root: &str, head: Head) -> String {
     let dir = format!("{path_to_root}{}", relative_dir());
     let mut out = String::new();
-    if link_katex_css {
+    if head.katex_css {
         out.push_str(&format!(
             "<link rel=\"stylesheet\" href=\"{dir}/katex/katex.min.css\">\n"
         ));
@@ -110,6 +128,12 @@ pub fn head_html(path_to_root: &str, link_katex_css: bool) -> String {
     out.push_str(&format!(
         "<script src=\"{dir}/inspect.js\" defer></script>\n"
     ));
+    // "n of m sections read" under the title, kept in the browser.
+    if head.reading_progress {
+        out.push_str(&format!(
+            "<script src=\"{dir}/progress.js\" defer></script>\n"
+        ));
+    }
     out
 }
 
@@ -133,6 +157,7 @@ mod tests {
         for file in [
             "mathcourse.js",
             "inspect.js",
+            "progress.js",
             "widgets.css",
             "widgets/mathcourse_widgets.js",
         ] {
@@ -154,11 +179,29 @@ mod tests {
                 && loader.contains("\"mathcourse_widgets_bg.wasm\"")
         );
         assert!(!loader.contains("eval(") && !loader.contains("new Function"));
-        let head = head_html("../", true);
+        let head = head_html("../", Head::default());
         assert!(
             head.contains("widgets.css\">") && head.contains("mathcourse.js\" defer></script>"),
             "{head}"
         );
+    }
+
+    #[test]
+    fn head_options_choose_katex_css_and_reading_progress() {
+        let all = head_html("", Head::default());
+        assert!(all.contains("katex.min.css") && all.contains("/progress.js\" defer></script>"));
+        let none = head_html(
+            "",
+            Head {
+                katex_css: false,
+                reading_progress: false,
+            },
+        );
+        assert!(
+            !none.contains("katex.min.css") && !none.contains("progress.js"),
+            "{none}"
+        );
+        assert!(none.contains("inspect.js") && none.contains("mathcourse.css"));
     }
 
     #[test]

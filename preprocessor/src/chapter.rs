@@ -32,8 +32,8 @@ pub struct BookContext {
     pub error_color: String,
     /// The formula cache.
     pub cache: Cache,
-    /// Link KaTeX's stylesheet (false with mdbook-katex's `no-css`).
-    pub link_katex_css: bool,
+    /// What the top of each chapter links (KaTeX's stylesheet, reading progress).
+    pub head: crate::assets::Head,
     /// Directive templates.
     pub templates: Templates,
     /// Equation labels of the whole book.
@@ -141,8 +141,7 @@ pub fn render_chapter(
     diagnostics.sort_by_key(|d| d.span.start);
 
     let content = if html {
-        let mut content =
-            crate::assets::head_html(&crate::assets::path_to_root(path), book.link_katex_css);
+        let mut content = crate::assets::head_html(&crate::assets::path_to_root(path), book.head);
         content.push('\n');
         if !header.is_empty() {
             content.push_str(&header);
@@ -285,7 +284,7 @@ mod tests {
             on_error,
             error_color: "#cc0000".into(),
             cache: Cache::new(None),
-            link_katex_css: true,
+            head: crate::assets::Head::default(),
             templates: Templates::load(Path::new("/nonexistent")).unwrap(),
             labels: Labels::new(),
             notation: crate::notation::Notation::default(),

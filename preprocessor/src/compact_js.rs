@@ -59,6 +59,7 @@ mod tests {
         for (name, src) in [
             ("mathcourse.js", include_str!("../../theme/mathcourse.js")),
             ("inspect.js", include_str!("../../theme/inspect.js")),
+            ("progress.js", include_str!("../../theme/progress.js")),
         ] {
             let out = compact_js(src);
             assert!(out.len() < src.len() * 9 / 10, "{name}: little was removed");

@@ -103,6 +103,8 @@ pub struct Config {
     pub symbols: Option<PathBuf>,
     /// What an undefined letter in an inspectable formula does.
     pub undefined_symbols: UndefinedSymbols,
+    /// "n of m sections read" under each chapter's title, kept in the reader's browser.
+    pub reading_progress: bool,
 
     // --- KaTeX options, same names as mdbook-katex ---
     /// KaTeX `output`.
@@ -151,6 +153,7 @@ impl Default for Config {
             cache: true,
             symbols: None,
             undefined_symbols: UndefinedSymbols::Warn,
+            reading_progress: true,
             output: Output::HtmlAndMathml,
             leqno: false,
             fleqn: false,
@@ -260,6 +263,18 @@ mod tests {
         assert!(msg.contains("unknown field `on-eror`"), "{msg}");
         assert!(msg.contains("`on-error`"), "{msg}");
         assert!(msg.contains("`macros`"), "{msg}");
+    }
+
+    #[test]
+    fn reading_progress_is_on_unless_turned_off() {
+        assert!(Config::default().reading_progress);
+        let off = Config::from_json(json!({"reading-progress": false})).unwrap();
+        assert!(!off.reading_progress);
+        let err = Config::from_json(json!({"reading-progress": "no"})).unwrap_err();
+        assert!(
+            format!("{err:#}").starts_with("`reading-progress`"),
+            "{err:#}"
+        );
     }
 
     #[test]

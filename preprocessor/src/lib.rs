@@ -166,7 +166,10 @@ pub fn process(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
         on_error: config.error_policy(),
         error_color: config.error_color.clone(),
         cache: Cache::new(config.cache.then(|| ctx.root.join(&config.cache_dir))),
-        link_katex_css: !config.no_css,
+        head: assets::Head {
+            katex_css: !config.no_css,
+            reading_progress: config.reading_progress,
+        },
     };
     let results: Vec<_> = chapters
         .par_iter_mut()

@@ -12,5 +12,6 @@ mod header;
 mod inspect;
 mod katex_diff;
 mod math;
+mod progress;
 mod safety;
 mod widgets;

@@ -18,7 +18,7 @@ fn book() -> BookContext {
         on_error: OnError::Fail,
         error_color: "#cc0000".into(),
         cache: Cache::new(None),
-        link_katex_css: true,
+        head: crate::assets::Head::default(),
         templates: Templates::load(Path::new("/nonexistent")).unwrap(),
         labels: Labels::new(),
         notation: crate::notation::Notation::default(),
