@@ -53,6 +53,12 @@
   // ---- The status line.
   var box = document.createElement("div");
   box.className = "mc-progress";
+  // The bar repeats the text for the eye; screen readers get the text only.
+  var bar = document.createElement("progress");
+  bar.className = "mc-progress-bar";
+  bar.max = heads.length;
+  bar.setAttribute("aria-hidden", "true");
+  box.appendChild(bar);
   var status = document.createElement("p");
   status.className = "mc-progress-status";
   var count = document.createElement("span");
@@ -102,6 +108,7 @@
       next.appendChild(a);
       next.appendChild(document.createTextNode("."));
     }
+    bar.value = n;
     reset.hidden = n === 0;
     box.setAttribute("data-read", String(n));
   }

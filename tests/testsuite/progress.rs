@@ -112,6 +112,10 @@ fn sections_count_when_their_end_was_seen_and_the_count_is_kept() {
 
         // Kept in the browser: a reload shows the same count.
         b.js("window.scrollTo(0, 0); return true;", vec![]).await;
+        let png = b.client.screenshot().await.unwrap();
+        let dir = browser_support::screenshots_dir();
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("progress.png"), png).unwrap();
         b.client.refresh().await.unwrap();
         b.wait_until(READY, Duration::from_secs(20), "progress.js after a reload")
             .await;
