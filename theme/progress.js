@@ -21,7 +21,8 @@
   });
   if (heads.length < 2) return;
 
-  var key = "mathcourse-read:" + location.pathname;
+  // "/intro/" and "/intro/index.html" are one page.
+  var key = "mathcourse-read:" + location.pathname.replace(/index\.html$/, "");
   var store = null;
   try {
     store = window.localStorage;
