@@ -5,6 +5,10 @@
 //! (front matter → [`scan`] → [`math`] → splice) in parallel → diagnostics reported
 //! once for the whole book. See ARCHITECTURE.md for the map.
 
+// A `Diagnostic` (file, span, source line, labels, hint) is built only when an author
+// made a mistake; boxing it in every `Result` would cost more code than it saves.
+#![allow(clippy::result_large_err)]
+
 pub mod assets;
 pub mod cache;
 pub mod chapter;

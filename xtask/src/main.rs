@@ -74,11 +74,27 @@ fn book(serve: bool) -> Result<()> {
     Ok(())
 }
 
-/// The whole test suite: unit, snapshot, CLI, differential, and a real `mdbook build`.
+/// The whole test suite: rustfmt and clippy, unit, snapshot, CLI, differential, browser,
+/// and a real `mdbook build`.
 fn test() -> Result<()> {
     let root = repo_root();
     ensure_npm_packages()?;
     ensure_mdbook()?;
+    // Formatting and lints first: they fail fastest.
+    run_in(&root, "cargo", &["fmt", "--all", "--", "--check"])?;
+    run_in(
+        &root,
+        "cargo",
+        &[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--locked",
+            "--",
+            "-D",
+            "warnings",
+        ],
+    )?;
     // The committed widget bundle must be what the sources build.
     wasm::check()?;
     run_in(&root, "cargo", &["test", "--workspace", "--locked"])?;
