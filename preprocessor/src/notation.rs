@@ -456,11 +456,7 @@ fn collapse(text: &str) -> String {
 /// The first sentence of a claim's body (at most ~30 words), as one line of Markdown.
 fn summary(body: &str) -> String {
     let text = collapse(body);
-    let mut end = text.len();
-    for (i, _) in text.match_indices(". ") {
-        end = i + 1;
-        break;
-    }
+    let end = text.find(". ").map_or(text.len(), |i| i + 1);
     let words: Vec<&str> = text[..end].split(' ').collect();
     if words.len() > 30 {
         format!("{} …", words[..30].join(" "))
