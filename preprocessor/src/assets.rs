@@ -96,6 +96,21 @@ pub struct Head {
     pub katex_css: bool,
     /// The reading-progress script (option `reading-progress`).
     pub reading_progress: bool,
+    /// The widget styles and loader (the chapter has a widget).
+    pub widgets: bool,
+}
+
+impl Head {
+    /// These options for a chapter whose rendered HTML is `body`: the widget styles and
+    /// loader only when it has a widget (author text is escaped, so it cannot fake the
+    /// attribute). `inspect.js` stays on every page: besides formulas, it gives code blocks
+    /// that scroll sideways a tab stop.
+    pub fn for_body(self, body: &str) -> Head {
+        Head {
+            widgets: body.contains("data-widget=\""),
+            ..self
+        }
+    }
 }
 
 impl Default for Head {
@@ -103,6 +118,7 @@ impl Default for Head {
         Head {
             katex_css: true,
             reading_progress: true,
+            widgets: true,
         }
     }
 }
@@ -121,10 +137,13 @@ pub fn head_html(path_to_root: &str, head: Head) -> String {
     ));
     // Widgets: their styles, and the loader that makes them live (a classic deferred
     // script; it loads `widgets/` next to itself only when a widget scrolls into view).
-    out.push_str(&format!(
-        "<link rel=\"stylesheet\" href=\"{dir}/widgets.css\">\n<script src=\"{dir}/mathcourse.js\" defer></script>\n"
-    ));
-    // Symbol inspection (hover, focus, the walk) for formulas with a "where" legend.
+    if head.widgets {
+        out.push_str(&format!(
+            "<link rel=\"stylesheet\" href=\"{dir}/widgets.css\">\n<script src=\"{dir}/mathcourse.js\" defer></script>\n"
+        ));
+    }
+    // Symbol inspection (hover, focus, the walk) for formulas with a "where" legend, and
+    // a tab stop for code that scrolls sideways: on every page.
     out.push_str(&format!(
         "<script src=\"{dir}/inspect.js\" defer></script>\n"
     ));
@@ -195,13 +214,21 @@ mod tests {
             Head {
                 katex_css: false,
                 reading_progress: false,
+                widgets: false,
             },
         );
-        assert!(
-            !none.contains("katex.min.css") && !none.contains("progress.js"),
-            "{none}"
+        let dir = format!("mathcourse-assets/{}", tag());
+        assert_eq!(
+            none,
+            format!(
+                "<link rel=\"stylesheet\" href=\"{dir}/mathcourse.css\">\n<script src=\"{dir}/inspect.js\" defer></script>\n"
+            )
         );
-        assert!(none.contains("inspect.js") && none.contains("mathcourse.css"));
+        let plain =
+            Head::default().for_body("<p>Text with <code>data-widget=&quot;x&quot;</code></p>");
+        assert!(!plain.widgets && plain.katex_css && plain.reading_progress);
+        let rich = Head::default().for_body("<figure class=\"mc-widget\" data-widget=\"softmax\">");
+        assert!(rich.widgets);
     }
 
     #[test]

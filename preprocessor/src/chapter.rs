@@ -141,7 +141,10 @@ pub fn render_chapter(
     diagnostics.sort_by_key(|d| d.span.start);
 
     let content = if html {
-        let mut content = crate::assets::head_html(&crate::assets::path_to_root(path), book.head);
+        let mut content = crate::assets::head_html(
+            &crate::assets::path_to_root(path),
+            book.head.for_body(&body),
+        );
         content.push('\n');
         if !header.is_empty() {
             content.push_str(&header);

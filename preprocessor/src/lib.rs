@@ -173,6 +173,7 @@ pub fn process(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
         head: assets::Head {
             katex_css: !config.no_css,
             reading_progress: config.reading_progress,
+            ..assets::Head::default()
         },
     };
     let results: Vec<_> = chapters
