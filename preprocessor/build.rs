@@ -28,7 +28,7 @@ fn main() {
         let mut source = abs;
         if rel.ends_with(".js") && !rel.contains('/') {
             let text = fs::read_to_string(&source).unwrap();
-            let compact = out_dir.join(rel.replace('/', "_"));
+            let compact = out_dir.join(&rel);
             fs::write(&compact, compact_js(&text)).unwrap();
             source = compact;
         }

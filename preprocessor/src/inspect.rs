@@ -1558,12 +1558,15 @@ mod tests {
         assert_eq!(normalize(r"\sqrt[3"), r"\sqrt[3");
     }
 
-    #[test]
-    fn output_never_glues_a_control_word_to_a_letter() {
-        let mut w = Writer::default();
-        let word = Tok {
-            text: r"\alpha".into(),
-            kind: Kind::Word,
+    /// A token outside any argument: a control word when it starts with `\`, else a char.
+    fn plain_tok(text: &str) -> Tok {
+        Tok {
+            text: text.into(),
+            kind: if text.starts_with('\\') {
+                Kind::Word
+            } else {
+                Kind::Char
+            },
             range: None,
             role: Role::Plain,
             delta: 0,
@@ -1571,12 +1574,14 @@ mod tests {
             locked: false,
             delim: false,
             arg_start: false,
-        };
-        let letter = Tok {
-            text: "x".into(),
-            kind: Kind::Char,
-            ..word.clone()
-        };
+        }
+    }
+
+    #[test]
+    fn output_never_glues_a_control_word_to_a_letter() {
+        let mut w = Writer::default();
+        let word = plain_tok(r"\alpha");
+        let letter = plain_tok("x");
         w.token(&word);
         w.token(&letter);
         w.token(&word);
@@ -2655,24 +2660,7 @@ mod tests {
             let styled = STYLED
                 .iter()
                 .any(|c| u.text.starts_with(&format!("\\{c}")) && u.text.len() > c.len() + 1);
-            assert!(
-                styled
-                    || is_letter_like(&Tok {
-                        text: u.text.clone(),
-                        kind: if u.text.starts_with('\\') {
-                            Kind::Word
-                        } else {
-                            Kind::Char
-                        },
-                        range: None,
-                        role: Role::Plain,
-                        delta: 0,
-                        opaque: false,
-                        locked: false,
-                        delim: false,
-                        arg_start: false,
-                    })
-            );
+            assert!(styled || is_letter_like(&plain_tok(&u.text)));
         }
         assert!(t.problems.is_empty(), "{input:?}");
         let _ = key(input);
