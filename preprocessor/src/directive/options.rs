@@ -217,7 +217,13 @@ fn flow_key_offset(text: &str, key: &str) -> Option<usize> {
         if ok && rest.trim_start_matches([' ', '\t']).starts_with(':') {
             return Some(at);
         }
-        from = at + key.len().max(1);
+        // Step past the match, by at least one whole character (an empty key matches
+        // everywhere, and a byte step could land inside `é`).
+        let step = text[at..].chars().next().map_or(1, char::len_utf8);
+        from = at + key.len().max(step);
+        if from > text.len() {
+            break;
+        }
     }
     None
 }
@@ -458,5 +464,32 @@ mod tests {
         assert!(err.message.starts_with("invalid YAML"), "{}", err.message);
         let (line, _) = crate::diagnostic::line_col(src, err.span.start);
         assert!(line >= 3, "line {line}");
+    }
+
+    #[test]
+    fn empty_and_multibyte_keys_never_split_a_character() {
+        // Regression: `- {a: é, "": 1}` panicked (byte index inside `é`).
+        let src = ":::{symbols}\n---\n- {a: é, \"\": 1}\n---\n:::\n";
+        let (blocks, _) = find_blocks(src, 0..src.len());
+        let items = raw_list(src, &blocks[0]).unwrap();
+        assert_eq!(items.len(), 1);
+        // Every key, every text: no panic, and a found offset is a real key position.
+        let texts = [
+            "",
+            "é",
+            "{a: é, \"\": 1}",
+            "ü: 1",
+            "\"\": x",
+            "日本: 語",
+            "a:é:",
+        ];
+        let keys = ["", "a", "é", "日本", ":", "\""];
+        for text in texts {
+            for key in keys {
+                if let Some(at) = flow_key_offset(text, key) {
+                    assert!(text.is_char_boundary(at) && text[at..].starts_with(key));
+                }
+            }
+        }
     }
 }
