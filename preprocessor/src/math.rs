@@ -191,8 +191,101 @@ fn canonical_tag(inner: &str) -> String {
     out
 }
 
+/// The most TeX one formula may hold. The longest formula in the real books we test
+/// against is about 5 KB; the engine's HTML output grows faster than linearly past a few
+/// tens of KB (32 KB took 16 s), so a formula this long is an error, not a slow build.
+pub const MAX_TEX_BYTES: usize = 16 * 1024;
+
+/// The deepest nesting of `{…}`, `\left…\right` and `\begin…\end` one formula may
+/// have. Real formulas stay under 20; the engine is recursive, so without a limit a
+/// few hundred levels overflow its stack and abort the build.
+pub const MAX_NESTING: usize = 100;
+
+/// Checks the limits above before the engine sees `tex`; the error points at the byte
+/// where the formula got too long or too deep.
+pub fn check_limits(tex: &str) -> Result<(), MathError> {
+    let error = |message: String, position: usize, length: usize| MathError {
+        message,
+        position: Some(position),
+        length: Some(length),
+        engine_panic: false,
+    };
+    if tex.len() > MAX_TEX_BYTES {
+        let mut at = MAX_TEX_BYTES;
+        while !tex.is_char_boundary(at) {
+            at -= 1;
+        }
+        return Err(error(
+            format!(
+                "this formula is {} bytes long; the most one formula may hold is {MAX_TEX_BYTES} bytes",
+                tex.len()
+            ),
+            at,
+            tex[at..].chars().next().map_or(1, char::len_utf8),
+        ));
+    }
+    let bytes = tex.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        let opened = match bytes[i] {
+            b'\\' => {
+                let name_len = bytes[i + 1..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphabetic())
+                    .count();
+                let name = &tex[i + 1..i + 1 + name_len];
+                let step = 1 + name_len.max(usize::from(i + 1 < bytes.len()));
+                let opened = match name {
+                    "left" | "begin" => Some(true),
+                    "right" | "end" => Some(false),
+                    _ => None,
+                };
+                let at = i;
+                i += step;
+                // `\{` and other escaped characters are not groups; skip the whole
+                // escaped character (it may be more than one byte).
+                while i < bytes.len() && !tex.is_char_boundary(i) {
+                    i += 1;
+                }
+                match opened {
+                    Some(open) => (open, at, step),
+                    None => continue,
+                }
+            }
+            b'{' => {
+                i += 1;
+                (true, i - 1, 1)
+            }
+            b'}' => {
+                i += 1;
+                (false, i - 1, 1)
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        let (open, at, len) = opened;
+        if open {
+            depth += 1;
+            if depth > MAX_NESTING {
+                return Err(error(
+                    format!("this formula nests groups (`{{…}}`, `\\left…\\right`, environments) more than {MAX_NESTING} deep"),
+                    at,
+                    len,
+                ));
+            }
+        } else {
+            depth = depth.saturating_sub(1);
+        }
+    }
+    Ok(())
+}
+
 /// Renders `tex` exactly as KaTeX would (no Markdown escaping); used by the differential test.
 pub fn render_raw(tex: &str, display: bool, options: &MathOptions) -> Result<String, MathError> {
+    check_limits(tex)?;
     let result = catch_engine_panic(|| {
         CONTEXT.with(|ctx| {
             let settings = settings(display, options);
@@ -346,14 +439,15 @@ pub fn markdown_safe(html: &str) -> String {
     out
 }
 
-/// Parses a macros file in mdbook-katex's format: one `\name:expansion` per line;
-/// blank lines and lines starting with `%` are skipped. Returns the macros or the
-/// 1-based line number and text of the first malformed line.
+/// Parses a macros file in mdbook-katex's format: one `\name:expansion` per line.
+/// As in mdbook-katex, only lines that start with `\` are macros: every other line
+/// (blank, `% comment`, `# Section heading`, prose) is ignored. Returns the macros or
+/// the 1-based line number and text of the first malformed macro line.
 pub fn parse_macros_file(text: &str) -> Result<BTreeMap<String, String>, (usize, String)> {
     let mut macros = BTreeMap::new();
     for (n, line) in text.lines().enumerate() {
         let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with('%') {
+        if !trimmed.starts_with('\\') {
             continue;
         }
         match trimmed.split_once(':') {
@@ -470,9 +564,19 @@ mod tests {
             .unwrap();
         assert_eq!(m["\\R"], "{\\mathbb{R}}");
         assert_eq!(m["\\norm"], "\\left\\|#1\\right\\|");
+        // Lines that do not start with a backslash are not macros (mdbook-katex's rule).
+        let m =
+            parse_macros_file("# Conventions\n\\F:\\mathbb{F}\n\nnot a macro: here\n  \\G:g\r\n")
+                .unwrap();
         assert_eq!(
-            parse_macros_file("\\ok:x\nnot a macro\n"),
-            Err((2, "not a macro".into()))
+            (m["\\F"].as_str(), m["\\G"].as_str(), m.len()),
+            ("\\mathbb{F}", "g", 2)
         );
+        // A line that starts with a backslash but is no `\name:expansion` is an error.
+        assert_eq!(
+            parse_macros_file("\\ok:x\n\\broken\n"),
+            Err((2, "\\broken".into()))
+        );
+        assert_eq!(parse_macros_file("\\a b:x\n"), Err((1, "\\a b:x".into())));
     }
 }
