@@ -196,6 +196,12 @@ impl Config {
                 anyhow::anyhow!("`{path}`: {}", err.inner())
             }
         })?;
+        if !is_css_colour(&config.error_color) {
+            anyhow::bail!(
+                "`error-color`: `{}` is not a CSS colour; write one like \"#cc0000\", \"#c00\", \"darkred\" or \"rgb(204, 0, 0)\"",
+                config.error_color.escape_default()
+            );
+        }
         Ok(config)
     }
 
@@ -244,6 +250,30 @@ impl Config {
             self.max_expand
         )
     }
+}
+
+/// A CSS colour as `error-color` accepts it: `#` and 3, 4, 6 or 8 hex digits, a colour
+/// name (letters only), or `rgb()`/`rgba()`/`hsl()`/`hsla()` of numbers. The value goes
+/// into a `style` attribute, so nothing else (no `;`, quotes or `url(`) gets through.
+pub fn is_css_colour(value: &str) -> bool {
+    if let Some(hex) = value.strip_prefix('#') {
+        return matches!(hex.len(), 3 | 4 | 6 | 8) && hex.bytes().all(|b| b.is_ascii_hexdigit());
+    }
+    if !value.is_empty() && value.len() <= 32 && value.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return true;
+    }
+    let lower = value.to_ascii_lowercase();
+    ["rgb(", "rgba(", "hsl(", "hsla("].iter().any(|f| {
+        lower
+            .strip_prefix(f)
+            .and_then(|r| r.strip_suffix(')'))
+            .is_some_and(|args| {
+                args.len() <= 64
+                    && args.bytes().all(|b| {
+                        b.is_ascii_digit() || b" .,%/+-".contains(&b) || b"degturn".contains(&b)
+                    })
+            })
+    })
 }
 
 #[cfg(test)]
@@ -325,5 +355,37 @@ mod tests {
     fn macros_table() {
         let cfg = Config::from_json(json!({"macros": {"\\R": "\\mathbb{R}"}})).unwrap();
         assert!(matches!(cfg.macros, Some(MacrosConfig::Table(t)) if t["\\R"] == "\\mathbb{R}"));
+    }
+
+    #[test]
+    fn error_color_accepts_only_a_css_colour() {
+        for ok in [
+            "#cc0000",
+            "#c00",
+            "#cc000080",
+            "darkred",
+            "rgb(204, 0, 0)",
+            "hsla(0, 100%, 40%, 0.5)",
+        ] {
+            assert!(
+                Config::from_json(json!({"error-color": ok})).is_ok(),
+                "{ok}"
+            );
+        }
+        for bad in [
+            "red; background: url(https://x)",
+            "\"><script>",
+            "#ggg",
+            "",
+            "rgb(1,2,3);x:y",
+            "expression(alert(1))",
+            "dark red",
+        ] {
+            let err = Config::from_json(json!({"error-color": bad})).unwrap_err();
+            assert!(
+                format!("{err:#}").starts_with("`error-color`"),
+                "{bad}: {err:#}"
+            );
+        }
     }
 }

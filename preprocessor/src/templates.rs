@@ -100,10 +100,21 @@ impl Templates {
             tera.add_raw_template(name, text)
                 .map_err(|e| anyhow::anyhow!("built-in template {name}: {e}"))?;
         }
+        // Author templates get no side doors: no environment (CI secrets), no clock or
+        // randomness (builds stay reproducible). Tera has no function that reads files.
+        for name in ["get_env", "now", "get_random"] {
+            tera.register_function(name, RefusedFunction(name));
+        }
         let mut overridden = Vec::new();
         let dir = book_root.join(OVERRIDE_DIR);
+        if std::fs::symlink_metadata(&dir).is_ok() {
+            // The folder itself may not be a link out of the book.
+            crate::book_fs::resolve(book_root, Path::new(OVERRIDE_DIR), "template overrides")?;
+        }
         if let Ok(entries) = std::fs::read_dir(&dir) {
-            for entry in entries.flatten() {
+            let mut entries: Vec<_> = entries.flatten().collect();
+            entries.sort_by_key(|e| e.file_name());
+            for entry in entries {
                 let name = entry.file_name().to_string_lossy().to_string();
                 if !BUILTIN.iter().any(|(n, _)| *n == name) {
                     anyhow::bail!(
@@ -112,7 +123,15 @@ impl Templates {
                         BUILTIN.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
                     );
                 }
-                let text = std::fs::read_to_string(entry.path())?;
+                let rel = Path::new(OVERRIDE_DIR).join(&name);
+                let full = crate::book_fs::resolve(book_root, &rel, "template override")?;
+                let shown = format!("{OVERRIDE_DIR}/{name}");
+                let text = crate::book_fs::read_limited(&full, &shown, "template override")?;
+                if let Some(tag) = refused_tag(&text) {
+                    anyhow::bail!(
+                        "{shown}: `{{% {tag} %}}` is not available in template overrides (a template that includes itself would never finish)\n  help: write the markup into this template itself"
+                    );
+                }
                 tera.add_raw_template(&name, &text)
                     .map_err(|e| anyhow::anyhow!("{}/{name}: {}", OVERRIDE_DIR, error_text(&e)))?;
                 overridden.push(name);
@@ -163,6 +182,43 @@ impl Templates {
     }
 }
 
+/// A tera function that author templates may not call; calling it is a render error.
+struct RefusedFunction(&'static str);
+
+impl tera::Function for RefusedFunction {
+    fn call(
+        &self,
+        _: &std::collections::HashMap<String, tera::Value>,
+    ) -> tera::Result<tera::Value> {
+        Err(tera::Error::msg(format!(
+            "`{}()` is not available in mathcourse templates",
+            self.0
+        )))
+    }
+}
+
+/// The first `{% include/import/extends/macro %}` tag of a template override, if any:
+/// each can recurse without end (a template that includes itself), so overrides are
+/// single, self-contained templates.
+fn refused_tag(text: &str) -> Option<&'static str> {
+    let mut rest = text;
+    while let Some(at) = rest.find("{%") {
+        rest = &rest[at + 2..];
+        let word: String = rest
+            .trim_start_matches(['-', '+'])
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .collect();
+        for tag in ["include", "import", "extends", "macro"] {
+            if word == tag {
+                return Some(tag);
+            }
+        }
+    }
+    None
+}
+
 fn error_text(e: &tera::Error) -> String {
     let mut msg = e.to_string();
     let mut source = std::error::Error::source(e);
@@ -172,4 +228,66 @@ fn error_text(e: &tera::Error) -> String {
         source = s.source();
     }
     msg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn book_with(name: &str, text: &str) -> tempfile::TempDir {
+        let book = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(book.path().join(OVERRIDE_DIR)).unwrap();
+        std::fs::write(book.path().join(OVERRIDE_DIR).join(name), text).unwrap();
+        book
+    }
+
+    #[test]
+    fn overrides_cannot_read_the_environment() {
+        let book = book_with("claim.html", "<p>{{ get_env(name=\"HOME\") }}</p>");
+        let templates = Templates::load(book.path()).unwrap();
+        let err = templates
+            .render("claim", Context::new(), Vec::new())
+            .unwrap_err();
+        assert!(err.contains("`get_env()` is not available"), "{err}");
+    }
+
+    #[test]
+    fn overrides_cannot_include_or_recurse() {
+        for text in [
+            "{% include \"claim.html\" %}",
+            "{%- import \"m.html\" as m -%}",
+            "{% extends \"claim.html\" %}",
+            "{% macro f() %}{{ self::f() }}{% endmacro f %}",
+        ] {
+            let book = book_with("claim.html", text);
+            let err = format!("{:#}", Templates::load(book.path()).unwrap_err());
+            assert!(
+                err.contains("not available in template overrides"),
+                "{text}: {err}"
+            );
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_linked_override_out_of_the_book_is_refused() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("host"), "secret-host").unwrap();
+        let book = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(book.path().join(OVERRIDE_DIR)).unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("host"),
+            book.path().join(OVERRIDE_DIR).join("claim.html"),
+        )
+        .unwrap();
+        let err = format!("{:#}", Templates::load(book.path()).unwrap_err());
+        assert!(
+            err.contains("outside the book") && !err.contains("secret-host"),
+            "{err}"
+        );
+        // The folder itself linked out of the book.
+        let book = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), book.path().join(OVERRIDE_DIR)).unwrap();
+        assert!(Templates::load(book.path()).is_err());
+    }
 }
