@@ -122,6 +122,7 @@ pub fn render_chapter(
         next_id: 0,
         counters: crate::notation::Counters::default(),
         anchors: std::collections::HashSet::new(),
+        nesting: 0,
     };
     let header = crate::header::render(&front, block.as_ref(), &mut cx);
     let body = cx.markdown(body_start..source.len());

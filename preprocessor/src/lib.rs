@@ -10,6 +10,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod assets;
+pub mod book_fs;
 pub mod cache;
 pub mod chapter;
 #[cfg(test)]
@@ -31,7 +32,7 @@ pub mod templates;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use mdbook_preprocessor::book::{Book, BookItem, Chapter};
 use mdbook_preprocessor::{Preprocessor, PreprocessorContext};
 use rayon::prelude::*;
@@ -129,8 +130,30 @@ pub fn supports(_renderer: &str) -> bool {
     true
 }
 
+/// Stack size of the threads that render chapters (and of the thread that runs the
+/// book-wide passes). The math engine, the template engine and nested directives are
+/// recursive; limits on formula nesting ([`math::MAX_NESTING`]) and directive nesting
+/// keep them shallow, and this stack keeps a wide margin beyond those limits (it is
+/// reserved, not used: the memory a build touches does not grow with it).
+pub const RENDER_STACK_BYTES: usize = 256 * 1024 * 1024;
+
 /// Runs the whole pipeline and returns the outcome without printing anything.
-pub fn process(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
+///
+/// Runs on its own thread with a [`RENDER_STACK_BYTES`] stack, and renders chapters on a
+/// rayon pool whose threads have the same stack.
+pub fn process(ctx: &PreprocessorContext, book: Book) -> Result<Outcome> {
+    // The context holds a `RefCell`, so the thread gets its own copy.
+    let ctx = ctx.clone();
+    std::thread::Builder::new()
+        .name("mathcourse".into())
+        .stack_size(RENDER_STACK_BYTES)
+        .spawn(move || process_here(&ctx, book))
+        .map_err(|e| anyhow::anyhow!("could not start the render thread: {e}"))?
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
     let config = Config::from_book(&ctx.config)?;
     let config_warnings = config.compat_warnings();
     let mut chapters = Vec::new();
@@ -160,6 +183,18 @@ pub fn process(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
     if html {
         assets::install(&ctx.root.join(&ctx.config.book.src))?;
     }
+    let cache_dir = if config.cache {
+        Some(book_fs::cache_dir(
+            &ctx.root,
+            &ctx.config.book.src,
+            &config.cache_dir,
+        )?)
+    } else {
+        None
+    };
+    if let Some(dir) = &cache_dir {
+        Cache::new(Some(dir.clone())).remove_stale_temp_files();
+    }
     let book_ctx = BookContext {
         templates: templates::Templates::load(&ctx.root)?,
         labels,
@@ -169,23 +204,30 @@ pub fn process(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
         options,
         on_error: config.error_policy(),
         error_color: config.error_color.clone(),
-        cache: Cache::new(config.cache.then(|| ctx.root.join(&config.cache_dir))),
+        cache: Cache::new(cache_dir),
         head: assets::Head {
             katex_css: !config.no_css,
             reading_progress: config.reading_progress,
             ..assets::Head::default()
         },
     };
-    let results: Vec<_> = chapters
-        .par_iter_mut()
-        .map(|ch| {
-            let path = ch.path.cloned().unwrap_or_default();
-            let shown = src_name.join(ch.source_path.unwrap_or(&path));
-            let out = chapter::render_chapter(ch.content, &path, &shown, &book_ctx, html);
-            *ch.content = out.content;
-            (out.diagnostics, out.cache_hits, out.cache_misses)
-        })
-        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .stack_size(RENDER_STACK_BYTES)
+        .thread_name(|i| format!("mathcourse-render-{i}"))
+        .build()
+        .map_err(|e| anyhow::anyhow!("could not start the render threads: {e}"))?;
+    let results: Vec<_> = pool.install(|| {
+        chapters
+            .par_iter_mut()
+            .map(|ch| {
+                let path = ch.path.cloned().unwrap_or_default();
+                let shown = src_name.join(ch.source_path.unwrap_or(&path));
+                let out = chapter::render_chapter(ch.content, &path, &shown, &book_ctx, html);
+                *ch.content = out.content;
+                (out.diagnostics, out.cache_hits, out.cache_misses)
+            })
+            .collect()
+    });
     let mut stats = RunStats {
         chapters: results.len(),
         ..RunStats::default()
@@ -288,12 +330,7 @@ fn book_symbols(root: &Path, config: &Config) -> Result<Vec<(symbol::Symbol, Str
     let Some(path) = &config.symbols else {
         return Ok(Vec::new());
     };
-    let text = std::fs::read_to_string(root.join(path)).with_context(|| {
-        format!(
-            "could not read the symbols file `{}` (option `symbols` of [preprocessor.{NAME}], relative to the book root)",
-            path.display()
-        )
-    })?;
+    let text = book_fs::read_text(root, path, "option `symbols`")?;
     let symbols: Vec<symbol::Symbol> = serde_saphyr::from_str(&text).map_err(|e| {
         anyhow::anyhow!(
             "{}: {e}\n  help: the symbols file is a YAML list, one item per symbol: `- {{id: vec-x, tex: '\\mathbf{{x}}', name: x, meaning: A vector}}`",
@@ -320,16 +357,10 @@ fn book_macros(root: &Path, config: &Config) -> Result<BTreeMap<String, String>>
             Ok(table.clone())
         }
         Some(MacrosConfig::File(path)) => {
-            let full: PathBuf = root.join(path);
-            let text = std::fs::read_to_string(&full).with_context(|| {
-                format!(
-                    "could not read the macros file `{}` (option `macros` of [preprocessor.{NAME}], relative to the book root)",
-                    path.display()
-                )
-            })?;
+            let text = book_fs::read_text(root, path, "option `macros`")?;
             math::parse_macros_file(&text).map_err(|(line, content)| {
                 anyhow::anyhow!(
-                    "{}:{line}: expected `\\name:expansion`, found `{content}`\n  help: one macro per line, e.g. `\\R:\\mathbb{{R}}`; lines starting with % are comments",
+                    "{}:{line}: expected `\\name:expansion`, found `{content}`\n  help: one macro per line, e.g. `\\R:\\mathbb{{R}}`; lines that do not start with a backslash are ignored",
                     path.display()
                 )
             })

@@ -437,10 +437,30 @@ fn walk_in(
     in_demo: bool,
     f: &mut dyn FnMut(&Block, bool),
 ) {
+    walk_to_depth(source, region, in_demo, 0, f);
+}
+
+/// [`walk_in`] down to the directive nesting limit (rendering reports deeper blocks).
+fn walk_to_depth(
+    source: &str,
+    region: std::ops::Range<usize>,
+    in_demo: bool,
+    depth: usize,
+    f: &mut dyn FnMut(&Block, bool),
+) {
+    if depth >= crate::directive::MAX_DIRECTIVE_NESTING {
+        return;
+    }
     let (blocks, _) = block::find_blocks(source, region);
     for b in blocks {
         f(&b, in_demo);
-        walk_in(source, b.body.clone(), in_demo || b.name == "demo", f);
+        walk_to_depth(
+            source,
+            b.body.clone(),
+            in_demo || b.name == "demo",
+            depth + 1,
+            f,
+        );
     }
 }
 

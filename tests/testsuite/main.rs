@@ -8,6 +8,7 @@ mod cache;
 mod check;
 mod config;
 mod directives;
+mod hardening;
 mod header;
 mod inspect;
 mod katex_diff;

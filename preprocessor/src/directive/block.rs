@@ -120,7 +120,8 @@ fn fence_of(text: &str) -> Option<(FenceKind, usize, &str)> {
         '~' => FenceKind::Tilde,
         _ => return None,
     };
-    let n = t.chars().take_while(|&x| x == c).count();
+    // Fence characters are ASCII: count bytes.
+    let n = t.bytes().take_while(|&x| x == c as u8).count();
     if n < 3 {
         return None;
     }

@@ -110,7 +110,13 @@ pub struct Cx<'a> {
     pub counters: crate::notation::Counters,
     /// Element ids handed out by [`Cx::first_anchor`].
     pub anchors: std::collections::HashSet<String>,
+    /// How many directives enclose the one being rendered (see [`MAX_DIRECTIVE_NESTING`]).
+    pub nesting: usize,
 }
+
+/// How deep directives may nest. Course blocks nest two or three deep; rendering is
+/// recursive, so a limit keeps a hostile chapter from exhausting the stack.
+pub const MAX_DIRECTIVE_NESTING: usize = 32;
 
 impl<'a> Cx<'a> {
     /// An error diagnostic at `span`.
@@ -194,6 +200,21 @@ impl<'a> Cx<'a> {
     }
 
     fn directive(&mut self, block: &Block) -> String {
+        if self.nesting >= MAX_DIRECTIVE_NESTING {
+            let d = self
+                .error(block.opener.clone(), format!("directives nest more than {MAX_DIRECTIVE_NESTING} deep"))
+                .with_label("this directive is too deep")
+                .with_hint("close some of the enclosing directives first; a course block rarely needs more than three levels");
+            self.diagnostics.push(d);
+            return self.source[block.range.clone()].to_string();
+        }
+        self.nesting += 1;
+        let out = self.directive_at_depth(block);
+        self.nesting -= 1;
+        out
+    }
+
+    fn directive_at_depth(&mut self, block: &Block) -> String {
         let Some(directive) = registry::find(&block.name) else {
             let d = self
                 .error(
@@ -419,11 +440,19 @@ pub fn relative_html_path(from: &Path, to: &Path) -> String {
 /// Collects `label` options of `math` and `formula` blocks in one chapter, in order.
 pub fn collect_labels(source: &str, start: usize) -> Vec<(String, Range<usize>)> {
     let mut out = Vec::new();
-    collect_labels_in(source, start..source.len(), &mut out);
+    collect_labels_in(source, start..source.len(), 0, &mut out);
     out
 }
 
-fn collect_labels_in(source: &str, region: Range<usize>, out: &mut Vec<(String, Range<usize>)>) {
+fn collect_labels_in(
+    source: &str,
+    region: Range<usize>,
+    depth: usize,
+    out: &mut Vec<(String, Range<usize>)>,
+) {
+    if depth >= MAX_DIRECTIVE_NESTING {
+        return;
+    }
     let (blocks, _) = block::find_blocks(source, region);
     for b in blocks {
         if b.name == "math" || b.name == "formula" {
@@ -438,7 +467,7 @@ fn collect_labels_in(source: &str, region: Range<usize>, out: &mut Vec<(String, 
                 }
             }
         }
-        collect_labels_in(source, b.body.clone(), out);
+        collect_labels_in(source, b.body.clone(), depth + 1, out);
     }
 }
 

@@ -1,0 +1,270 @@
+//! Hardening: hostile or broken input never crashes, hangs or loses content, and a
+//! build never reads, writes or deletes anything outside the book. Each test is a
+//! reproducer from the hardening issue (#13) kept as a regression test.
+
+use std::fs;
+
+use mathcourse_tests::BookTest;
+use mdbook_driver::MDBook;
+use mdbook_mathcourse::diagnostic::{render_all, Severity};
+use mdbook_preprocessor::PreprocessorContext;
+
+/// The result of running the preprocessor on the book: `Err` is a book-level error
+/// (configuration, files), `Ok` holds every diagnostic rendered as the CLI prints it,
+/// with the number of errors.
+fn process(test: &BookTest) -> Result<(String, usize), String> {
+    process_for(test, "html")
+}
+
+fn process_for(test: &BookTest, renderer: &str) -> Result<(String, usize), String> {
+    let md = MDBook::load(&test.root).map_err(|e| format!("{e:#}"))?;
+    let ctx = PreprocessorContext::new(test.root.clone(), md.config.clone(), renderer.into());
+    let outcome =
+        mdbook_mathcourse::process(&ctx, md.book.clone()).map_err(|e| format!("{e:#}"))?;
+    let errors = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    Ok((render_all(&outcome.diagnostics, false), errors))
+}
+
+/// The diagnostics of one chapter with `text` (the only chapter of the book).
+fn chapter(text: &str) -> (String, usize) {
+    let mut test = BookTest::from_dir("hardening/basic");
+    test.change_file("src/chapter.md", text);
+    process(&test).expect("the book itself is fine")
+}
+
+fn with_config(extra: &str) -> BookTest {
+    let mut test = BookTest::from_dir("hardening/basic");
+    let toml = fs::read_to_string(test.root.join("book.toml")).unwrap();
+    test.change_file("book.toml", &format!("{toml}{extra}\n"));
+    test
+}
+
+// 1. Data loss -------------------------------------------------------------------
+
+#[cfg(unix)]
+#[test]
+fn a_symlinked_assets_folder_is_refused_and_its_target_untouched() {
+    let outside = tempfile::tempdir().unwrap();
+    fs::create_dir_all(outside.path().join("photos")).unwrap();
+    fs::write(outside.path().join("photos/cat.jpg"), "jpeg").unwrap();
+    fs::write(outside.path().join(".gitignore"), "mine\n").unwrap();
+    let test = BookTest::from_dir("hardening/basic");
+    std::os::unix::fs::symlink(outside.path(), test.root.join("src/mathcourse-assets")).unwrap();
+    let err = process(&test).unwrap_err();
+    assert!(err.contains("is a symbolic link"), "{err}");
+    assert!(err.contains("help: remove the link"), "{err}");
+    assert_eq!(
+        fs::read_to_string(outside.path().join("photos/cat.jpg")).unwrap(),
+        "jpeg"
+    );
+    assert_eq!(
+        fs::read_to_string(outside.path().join(".gitignore")).unwrap(),
+        "mine\n"
+    );
+}
+
+#[test]
+fn an_assets_folder_we_did_not_make_is_left_alone() {
+    let mut test = BookTest::from_dir("hardening/basic");
+    test.change_file("src/mathcourse-assets/0.1.0-0123456789/notes.md", "mine");
+    let err = process(&test).unwrap_err();
+    assert!(err.contains("was not made by mdbook-mathcourse"), "{err}");
+    assert!(test
+        .root
+        .join("src/mathcourse-assets/0.1.0-0123456789/notes.md")
+        .exists());
+}
+
+// 2. Deep nesting: a located error, never an abort ----------------------------------
+
+#[test]
+fn deeply_nested_formulas_are_located_errors() {
+    let cases = [
+        format!("${}x{}$", "{".repeat(420), "}".repeat(420)),
+        format!("${}1{}$", "\\frac{1}{".repeat(300), "}".repeat(300)),
+        format!("${}2{}$", "\\sqrt{".repeat(300), "}".repeat(300)),
+        format!("${}x{}$", "\\left(".repeat(500), "\\right)".repeat(500)),
+    ];
+    for tex in cases {
+        let (text, errors) = chapter(&format!("# Deep\n\nA formula: {tex}\n"));
+        assert_eq!(errors, 1, "{text}");
+        assert!(text.contains("more than 100 deep"), "{text}");
+        assert!(text.contains("src/chapter.md:3:"), "{text}");
+    }
+}
+
+#[test]
+fn unbraced_chains_do_not_overflow() {
+    // No braces to count: the engine recurses once per command. The length limit and the
+    // render threads' stack keep this an ordinary render (or a located error).
+    for unit in ["\\sqrt", "\\frac1", "\\hat", "\\mathbf", "x^"] {
+        let tex = unit.repeat(16 * 1024 / unit.len() - 2);
+        let (text, _) = chapter(&format!("# Chain\n\n${tex} x$\n"));
+        assert!(!text.contains("crashed"), "{unit}: {text}");
+    }
+}
+
+#[test]
+fn deeply_nested_directives_are_a_located_error() {
+    // Inner directives may reuse the outer fence length (they close first).
+    for depth in [40, 2000, 8000] {
+        let mut text = String::from("# Deep\n\n");
+        text.push_str(&":::{note}\n".repeat(depth));
+        text.push_str("Body.\n");
+        text.push_str(&":::\n".repeat(depth));
+        let mut test = BookTest::from_dir("hardening/basic");
+        test.change_file("src/chapter.md", &text);
+        for renderer in ["html", "markdown"] {
+            let (out, errors) = process_for(&test, renderer).unwrap();
+            assert_eq!(errors, 1, "{renderer}: {out}");
+            assert!(out.contains("directives nest more than 32 deep"), "{out}");
+            assert!(out.contains("src/chapter.md:"), "{out}");
+        }
+    }
+}
+
+#[test]
+fn a_template_that_includes_itself_is_refused() {
+    let mut test = BookTest::from_dir("hardening/basic");
+    test.change_file(
+        "mathcourse-templates/claim.html",
+        "{% include \"claim.html\" %}",
+    );
+    let err = process(&test).unwrap_err();
+    assert!(err.contains("mathcourse-templates/claim.html"), "{err}");
+    assert!(err.contains("not available in template overrides"), "{err}");
+}
+
+// 3. Panic in the option parser --------------------------------------------------
+
+#[test]
+fn an_empty_key_after_a_multibyte_value_does_not_panic() {
+    let (text, errors) = chapter("# S\n\n:::{symbols}\n---\n- {a: é, \"\": 1}\n---\n:::\n");
+    assert!(errors >= 1, "{text}");
+    assert!(text.contains("src/chapter.md:5:"), "{text}");
+}
+
+// 5. Time: bounded with a located error -----------------------------------------------
+
+#[test]
+fn a_formula_over_the_length_limit_is_a_located_error() {
+    let tex = "x+".repeat(20_000);
+    let (text, errors) = chapter(&format!("# Long\n\n${tex}$\n"));
+    assert_eq!(errors, 1, "{text}");
+    assert!(
+        text.contains("the most one formula may hold is 16384 bytes"),
+        "{text}"
+    );
+}
+
+// 6. Paths stay inside the book ---------------------------------------------------
+
+#[test]
+fn cache_dir_outside_the_book_root_or_in_src_is_refused() {
+    for (value, says) in [
+        ("/tmp/mathcourse-cache-test", "absolute path"),
+        ("../..", "leaves the book"),
+        (".", "the book root"),
+        ("src", "source folder"),
+        ("src/cache", "source folder"),
+    ] {
+        let test = with_config(&format!("cache-dir = \"{value}\""));
+        let err = process(&test).unwrap_err();
+        assert!(
+            err.contains("option `cache-dir`") && err.contains(says),
+            "{value}: {err}"
+        );
+        assert!(!test.root.join(".gitignore").exists(), "{value}");
+    }
+    assert!(!std::path::Path::new("/tmp/mathcourse-cache-test").exists());
+}
+
+#[test]
+fn macros_and_symbols_files_are_read_only_inside_the_book() {
+    for option in ["macros", "symbols"] {
+        for value in [
+            "/etc/passwd",
+            "../../../../../../etc/passwd",
+            "/proc/self/environ",
+        ] {
+            let test = with_config(&format!("{option} = \"{value}\""));
+            let err = process(&test).unwrap_err();
+            assert!(err.contains(&format!("option `{option}`")), "{err}");
+            assert!(!err.contains("root:"), "{err}");
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_device_as_macros_file_is_refused_at_once() {
+    let test = with_config("macros = \"zero\"");
+    std::os::unix::fs::symlink("/dev/zero", test.root.join("zero")).unwrap();
+    let err = process(&test).unwrap_err();
+    assert!(err.contains("option `macros`"), "{err}");
+}
+
+// 7. Cache integrity ---------------------------------------------------------------
+
+#[test]
+fn a_pack_cut_in_half_is_rendered_again_and_rewritten() {
+    let mut test = BookTest::from_dir("hardening/basic");
+    test.change_file("src/chapter.md", "# C\n\n$a$ $b$ $c$ $d$ $e$ $f$\n");
+    test.build();
+    let good = test.main_of("chapter.html");
+    let cache = test.root.join(".mathcourse-cache");
+    let pack = fs::read_dir(&cache)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "pack"))
+        .expect("a pack file");
+    let full = fs::read(&pack).unwrap();
+    fs::write(&pack, &full[..full.len() / 2]).unwrap();
+    fs::write(cache.join(".tmp-pack-left-by-a-killed-build"), "x").unwrap();
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    fs::File::options()
+        .write(true)
+        .open(cache.join(".tmp-pack-left-by-a-killed-build"))
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    test.build();
+    assert_eq!(test.main_of("chapter.html"), good);
+    assert_eq!(fs::read(&pack).unwrap(), full, "the pack is whole again");
+    assert!(!cache.join(".tmp-pack-left-by-a-killed-build").exists());
+}
+
+// 8. Template overrides ------------------------------------------------------------
+
+#[test]
+fn templates_cannot_read_the_environment() {
+    let mut test = BookTest::from_dir("hardening/basic");
+    test.change_file(
+        "mathcourse-templates/claim.html",
+        "<div>{{ get_env(name=\"HOME\") }}</div>{{ body }}",
+    );
+    test.change_file(
+        "src/chapter.md",
+        "# C\n\n:::{claim} established\nTrue.\n:::\n",
+    );
+    let (text, errors) = process(&test).unwrap();
+    assert_eq!(errors, 1, "{text}");
+    assert!(text.contains("`get_env()` is not available"), "{text}");
+}
+
+// 9. error-color ---------------------------------------------------------------------
+
+#[test]
+fn error_color_must_be_a_css_colour() {
+    let test = with_config("error-color = \"red; background: url(https://example.com/x)\"");
+    let err = process(&test).unwrap_err();
+    assert!(
+        err.contains("`error-color`") && err.contains("is not a CSS colour"),
+        "{err}"
+    );
+}
