@@ -44,6 +44,26 @@ pub struct BookContext {
     pub undefined_symbols: crate::config::UndefinedSymbols,
 }
 
+impl BookContext {
+    /// The context of a book with default options, no cache, the built-in templates and
+    /// no other chapters: for rendering one chapter on its own (tests, the fuzzer).
+    pub fn standalone(on_error: OnError) -> BookContext {
+        let options = MathOptions::default();
+        BookContext {
+            fingerprint: options.fingerprint(),
+            options,
+            on_error,
+            error_color: "#cc0000".into(),
+            cache: Cache::new(None),
+            head: crate::assets::Head::default(),
+            templates: Templates::builtin(),
+            labels: Labels::new(),
+            notation: crate::notation::Notation::default(),
+            undefined_symbols: crate::config::UndefinedSymbols::Warn,
+        }
+    }
+}
+
 /// What processing one chapter produced.
 #[derive(Debug, Default)]
 pub struct ChapterOutput {
@@ -125,6 +145,21 @@ pub fn render_chapter(
         nesting: 0,
     };
     let header = crate::header::render(&front, block.as_ref(), &mut cx);
+    for (opener, place) in
+        crate::directive::block::misplaced_openers(&source, body_start..source.len())
+    {
+        let d = match place {
+            crate::directive::block::Misplaced::BlockQuote => cx
+                .warning(opener, "a directive inside a block quote is not read as a directive")
+                .with_label("shown as plain text")
+                .with_hint("directives are read only outside block quotes: move the block out of the quote (a `{note}` or another callout can hold the quoted text)"),
+            crate::directive::block::Misplaced::ListItem => cx
+                .warning(opener, "a directive inside a list item is not read as part of the list")
+                .with_label("indented under a list item")
+                .with_hint("indented four spaces or more it is not read as a directive; indented less, its block ends the list; put the directive at the left margin, after the list"),
+        };
+        cx.diagnostics.push(d);
+    }
     let body = cx.markdown(body_start..source.len());
     let Cx {
         pack,
@@ -281,19 +316,7 @@ mod tests {
     use super::*;
 
     pub(crate) fn book(on_error: OnError) -> BookContext {
-        let options = MathOptions::default();
-        BookContext {
-            fingerprint: options.fingerprint(),
-            options,
-            on_error,
-            error_color: "#cc0000".into(),
-            cache: Cache::new(None),
-            head: crate::assets::Head::default(),
-            templates: Templates::load(Path::new("/nonexistent")).unwrap(),
-            labels: Labels::new(),
-            notation: crate::notation::Notation::default(),
-            undefined_symbols: crate::config::UndefinedSymbols::Warn,
-        }
+        BookContext::standalone(on_error)
     }
 
     fn render(src: &str, on_error: OnError) -> ChapterOutput {

@@ -160,7 +160,14 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
     collect_chapters(&mut book.items, &mut chapters);
     let html = ctx.renderer == "html";
     let src_name = ctx.config.book.src.clone();
+    let mut control_warnings = Vec::new();
+    for ch in &mut chapters {
+        let path = ch.path.cloned().unwrap_or_default();
+        let shown = src_name.join(ch.source_path.unwrap_or(&path));
+        control_warnings.extend(replace_control_characters(ch.content, &shown));
+    }
     let (labels, mut diagnostics) = collect_labels(&chapters, &src_name);
+    diagnostics.splice(0..0, control_warnings);
     let file_symbols = book_symbols(&ctx.root, &config)?;
     let sources: Vec<notation::ChapterSource> = chapters
         .iter()
@@ -254,6 +261,35 @@ struct ChapterRef<'a> {
     number: Option<String>,
 }
 
+/// Replaces control characters (U+0000–U+001F except tab, line feed and carriage
+/// return, and U+007F) with spaces, one warning per chapter at the first. They are
+/// invisible and invalid in HTML, and U+0001 is the template engine's slot marker: left
+/// in, it would cut or repeat text in the page. A space keeps every byte offset, so
+/// every other diagnostic still points at the right column.
+fn replace_control_characters(content: &mut String, shown: &Path) -> Option<Diagnostic> {
+    let is_control = |b: u8| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f;
+    let first = content.bytes().position(is_control)?;
+    let source: std::sync::Arc<str> = std::sync::Arc::from(content.as_str());
+    let count = content.bytes().filter(|&b| is_control(b)).count();
+    let code = content.as_bytes()[first];
+    // Control characters are ASCII: replacing bytes keeps the text valid UTF-8.
+    *content = content
+        .chars()
+        .map(|c| {
+            if c.is_ascii() && is_control(c as u8) {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    Some(
+        Diagnostic::warning(shown, &source, first..first + 1, format!("control character U+{code:04X} in the text"))
+            .with_label("replaced by a space")
+            .with_hint(format!("{count} control character{} in this chapter (invisible, and not allowed in HTML) were replaced by spaces; remove them from the source", if count == 1 { "" } else { "s" })),
+    )
+}
+
 /// Numbers every labelled equation (`chapter.n`) and reports duplicate labels.
 fn collect_labels(
     chapters: &[ChapterRef],
@@ -330,7 +366,16 @@ fn book_symbols(root: &Path, config: &Config) -> Result<Vec<(symbol::Symbol, Str
     let Some(path) = &config.symbols else {
         return Ok(Vec::new());
     };
-    let text = book_fs::read_text(root, path, "option `symbols`")?;
+    let text: String = book_fs::read_text(root, path, "option `symbols`")?
+        .chars()
+        .map(|c| {
+            if c.is_control() && !matches!(c, '\t' | '\n' | '\r') {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
     let symbols: Vec<symbol::Symbol> = serde_saphyr::from_str(&text).map_err(|e| {
         anyhow::anyhow!(
             "{}: {e}\n  help: the symbols file is a YAML list, one item per symbol: `- {{id: vec-x, tex: '\\mathbf{{x}}', name: x, meaning: A vector}}`",

@@ -92,14 +92,25 @@ pub struct Templates {
 const MARK: char = '\u{1}';
 
 impl Templates {
-    /// Built-in templates, then the book's overrides from `<root>/mathcourse-templates/`.
-    pub fn load(book_root: &Path) -> anyhow::Result<Templates> {
+    /// The built-in templates only.
+    pub fn builtin() -> Templates {
         let mut tera = Tera::default();
         tera.autoescape_on(vec![".html"]);
         for (name, text) in BUILTIN {
-            tera.add_raw_template(name, text)
-                .map_err(|e| anyhow::anyhow!("built-in template {name}: {e}"))?;
+            if let Err(e) = tera.add_raw_template(name, text) {
+                // The built-in templates are compiled in and tested.
+                unreachable!("built-in template {name}: {e}");
+            }
         }
+        Templates {
+            tera,
+            overridden: Vec::new(),
+        }
+    }
+
+    /// Built-in templates, then the book's overrides from `<root>/mathcourse-templates/`.
+    pub fn load(book_root: &Path) -> anyhow::Result<Templates> {
+        let Templates { mut tera, .. } = Templates::builtin();
         // Author templates get no side doors: no environment (CI secrets), no clock or
         // randomness (builds stay reproducible). Tera has no function that reads files.
         for name in ["get_env", "now", "get_random"] {

@@ -268,3 +268,150 @@ fn error_color_must_be_a_css_colour() {
         "{err}"
     );
 }
+
+// 4. Content is never lost in silence --------------------------------------------------
+
+#[test]
+fn bodies_that_would_be_discarded_are_errors() {
+    for (name, options) in [
+        ("symbols", "---\n- {id: a, tex: a, name: a}\n---\n"),
+        (
+            "symbol-table",
+            "---\n- {id: a, tex: a, read: a, meaning: A letter}\n---\n",
+        ),
+        ("widget-reference", ""),
+    ] {
+        let (text, errors) = chapter(&format!(
+            "# B\n\n:::{{{name}}}\n{options}Lost words here.\n:::\n"
+        ));
+        assert_eq!(errors, 1, "{name}: {text}");
+        assert!(text.contains(&format!("`{name}` takes no body")), "{text}");
+        assert!(
+            text.contains("Lost words here."),
+            "the caret shows the text: {text}"
+        );
+    }
+}
+
+#[test]
+fn an_unclosed_symbols_block_is_reported() {
+    let (text, errors) = chapter(
+        "# B\n\n:::{symbols}\n---\n- {id: a, tex: a, name: a}\n---\n\n## Next section\n\nProse.\n",
+    );
+    assert!(errors >= 1, "{text}");
+    assert!(text.contains("is never closed"), "{text}");
+}
+
+#[test]
+fn arguments_that_would_be_discarded_are_errors() {
+    for (name, options) in [
+        ("watch", ":title: A talk\n:url: https://example.com/talk\n"),
+        (
+            "connection",
+            ":discipline: Physics\n:level: 1\n:title: Springs\n",
+        ),
+        ("widget-reference", ""),
+    ] {
+        let (text, errors) = chapter(&format!("# A\n\n:::{{{name}}} Lost title\n{options}:::\n"));
+        assert_eq!(errors, 1, "{name}: {text}");
+        assert!(
+            text.contains(&format!("`{name}` takes no argument")),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_math_argument_is_the_first_line_of_the_equation() {
+    let mut test = BookTest::from_dir("hardening/basic");
+    test.change_file("src/chapter.md", "# M\n\n:::{math} a + b =\nc\n:::\n");
+    test.build();
+    let main = test.main_of("chapter.html");
+    let annotation = main
+        .split("encoding=\"application/x-tex\">")
+        .nth(1)
+        .unwrap();
+    let tex = &annotation[..annotation.find("</annotation>").unwrap()];
+    assert!(tex.contains("a + b =") && tex.contains('c'), "{tex}");
+}
+
+#[test]
+fn control_characters_are_replaced_and_reported() {
+    let mut test = BookTest::from_dir("hardening/basic");
+    test.change_file(
+        "src/chapter.md",
+        "# C\n\n:::{claim} empirical\n:source: A study\u{1} of things\nBody \u{1}text stays.\n:::\n\nAfter the claim.\n",
+    );
+    let (text, errors) = process(&test).unwrap();
+    assert_eq!(errors, 0, "{text}");
+    assert!(text.contains("control character U+0001"), "{text}");
+    assert!(text.contains("src/chapter.md:4:"), "{text}");
+    test.build();
+    let main = test.main_of("chapter.html");
+    assert!(main.contains("A study  of things"), "{main}");
+    assert_eq!(main.matches("text stays.").count(), 1, "{main}");
+    assert!(main.contains("After the claim."), "{main}");
+}
+
+#[test]
+fn forbidden_commands_through_macros_are_reported() {
+    let mut test = with_config(
+        "[preprocessor.mathcourse.macros]\n\"\\\\link\" = \"\\\\href{https://example.com}{#1}\"\n\"\\\\deeper\" = \"\\\\link{x}\"",
+    );
+    test.change_file(
+        "src/chapter.md",
+        "# F\n\nSee $\\link{see this}$ and $\\deeper$.\n",
+    );
+    let (text, errors) = process(&test).unwrap();
+    assert_eq!(errors, 2, "{text}");
+    assert!(
+        text.contains("`\\href` (through the macro `\\link`) is not allowed"),
+        "{text}"
+    );
+    assert!(
+        text.contains("`\\href` (through the macro `\\deeper`) is not allowed"),
+        "{text}"
+    );
+    let (text, errors) = chapter("# F\n\n$\\htmlData{mc-sym=a, x=y}{z}$\n");
+    assert_eq!(errors, 1, "{text}");
+    assert!(text.contains("`\\htmlData` is not allowed"), "{text}");
+}
+
+#[test]
+fn misplaced_directives_are_reported() {
+    let (text, _) = chapter("# Q\n\n> :::{note}\n> Quoted.\n> :::\n");
+    assert!(
+        text.contains("inside a block quote is not read as a directive"),
+        "{text}"
+    );
+    assert!(text.contains("src/chapter.md:3:1"), "{text}");
+    for indent in ["    ", "   "] {
+        let (text, _) = chapter(&format!(
+            "# L\n\n- First item\n\n{indent}:::{{note}}\n{indent}In the item.\n{indent}:::\n\n- Second item\n"
+        ));
+        assert!(text.contains("inside a list item"), "{indent:?}: {text}");
+        assert!(text.contains("src/chapter.md:5:"), "{text}");
+    }
+    // The same text at the left margin, and in an indented code block, is fine.
+    let (text, _) = chapter("# L\n\n- Item\n\n:::{note}\nFine.\n:::\n\nCode:\n\n    :::{note}\n    shown as code\n    :::\n");
+    assert!(!text.contains("warning"), "{text}");
+}
+
+#[test]
+fn an_unclosed_code_fence_is_reported() {
+    let (text, errors) =
+        chapter("# C\n\n```rust\nlet x = 1;\n\n## Lost heading\n\nProse with $x$.\n");
+    assert_eq!(errors, 0, "{text}");
+    assert!(text.contains("code block is never closed"), "{text}");
+    assert!(text.contains("src/chapter.md:3:1"), "{text}");
+}
+
+#[test]
+fn widget_options_without_a_block_are_reported() {
+    let (text, errors) = chapter(
+        "# W\n\n:::{widget} softmax\nscores: [3, 1, 0]\ntemperature: 2\n\nA caption.\n:::\n",
+    );
+    assert_eq!(errors, 1, "{text}");
+    assert!(text.contains("`scores` reads as caption text"), "{text}");
+    assert!(text.contains("src/chapter.md:4:1"), "{text}");
+}

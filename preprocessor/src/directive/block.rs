@@ -60,7 +60,8 @@ pub struct Block {
     pub opener: Range<usize>,
 }
 
-/// A fence that was opened but never closed.
+/// A fence that was opened but never closed: a directive's, or (with an empty `name`)
+/// an ordinary code block's, which then runs to the end of the chapter.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unclosed {
     /// Directive name.
@@ -165,6 +166,7 @@ enum Open {
     Code {
         kind: FenceKind,
         len: usize,
+        opener: Range<usize>,
     },
 }
 
@@ -189,7 +191,7 @@ pub fn find_blocks(source: &str, region: Range<usize>) -> (Vec<Block>, Vec<Unclo
             continue;
         }
         // Inside an ordinary code block: only its closing fence matters.
-        if let Some(Open::Code { kind, len }) = stack.last() {
+        if let Some(Open::Code { kind, len, .. }) = stack.last() {
             if let Some((k, n, rest)) = fence_of(text) {
                 if k == *kind && n >= *len && rest.trim().is_empty() {
                     stack.pop();
@@ -266,29 +268,133 @@ pub fn find_blocks(source: &str, region: Range<usize>) -> (Vec<Block>, Vec<Unclo
             }
             // Otherwise an ordinary code fence opens (backticks or tildes).
             if kind != FenceKind::Colon {
-                stack.push(Open::Code { kind, len });
+                stack.push(Open::Code {
+                    kind,
+                    len,
+                    opener: line.start..line.end,
+                });
             }
         }
         i += 1;
     }
     for open in stack {
-        if let Open::Directive {
-            kind,
-            len,
-            name,
-            opener,
-            ..
-        } = open
-        {
-            let c = if kind == FenceKind::Colon { ':' } else { '`' };
-            unclosed.push(Unclosed {
+        match open {
+            Open::Directive {
+                kind,
+                len,
                 name,
                 opener,
-                fence: std::iter::repeat_n(c, len).collect(),
-            });
+                ..
+            } => {
+                let c = if kind == FenceKind::Colon { ':' } else { '`' };
+                unclosed.push(Unclosed {
+                    name,
+                    opener,
+                    fence: std::iter::repeat_n(c, len).collect(),
+                });
+            }
+            // Only a code block at the left margin surely runs to the end: an indented
+            // one may sit in a list item, which ends it.
+            Open::Code { kind, len, opener } if !source[opener.clone()].starts_with(' ') => {
+                let c = if kind == FenceKind::Tilde { '~' } else { '`' };
+                unclosed.push(Unclosed {
+                    name: String::new(),
+                    opener,
+                    fence: std::iter::repeat_n(c, len).collect(),
+                });
+            }
+            Open::Code { .. } => {}
         }
     }
     (blocks, unclosed)
+}
+
+/// Where a directive opener sits in a place this reader does not take directives from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Misplaced {
+    /// Inside a block quote (`> :::{note}`).
+    BlockQuote,
+    /// Inside a list item: indented four or more spaces (not recognised) or one to three
+    /// (recognised, but its HTML ends the list).
+    ListItem,
+}
+
+/// Directive openers in `source[region]` that are not read as directives where they
+/// stand, or that break the Markdown around them: in a block quote, or in a list item.
+/// Code blocks and HTML comments are skipped. Each is the opening line's range.
+pub fn misplaced_openers(source: &str, region: Range<usize>) -> Vec<(Range<usize>, Misplaced)> {
+    let mut out = Vec::new();
+    let mut code: Option<(FenceKind, usize)> = None;
+    let mut in_comment = false;
+    // Indentation of the current list item's marker line, while inside one.
+    let mut list_indent: Option<usize> = None;
+    for line in lines(source, region) {
+        let text = source[line.start..line.end].trim_end_matches('\r');
+        if in_comment {
+            in_comment = !text.contains("-->");
+            continue;
+        }
+        if let Some((kind, len)) = code {
+            if let Some((k, n, rest)) = fence_of(text) {
+                if k == kind && n >= len && rest.trim().is_empty() {
+                    code = None;
+                }
+            }
+            continue;
+        }
+        if text.trim_start().starts_with("<!--") && !text.contains("-->") {
+            in_comment = true;
+            continue;
+        }
+        let indent = text.len() - text.trim_start_matches(' ').len();
+        let trimmed = &text[indent..];
+        if trimmed.is_empty() {
+            continue;
+        }
+        if indent <= 3 {
+            if let Some((kind, len, rest)) = fence_of(text) {
+                if directive_head(rest).is_none() && kind != FenceKind::Colon {
+                    code = Some((kind, len));
+                    continue;
+                }
+            }
+        }
+        let opener = |t: &str| {
+            fence_of(t.trim_start()).is_some_and(|(kind, _, rest)| {
+                kind != FenceKind::Tilde && directive_head(rest).is_some()
+            })
+        };
+        if indent <= 3 && trimmed.starts_with('>') {
+            let quoted = trimmed.trim_start_matches(['>', ' ']);
+            if opener(quoted) {
+                out.push((line.start..line.end, Misplaced::BlockQuote));
+            }
+            continue;
+        }
+        if is_list_marker(trimmed) && indent <= 3 {
+            list_indent = Some(indent);
+            continue;
+        }
+        match list_indent {
+            Some(_) if opener(trimmed) && indent > 0 => {
+                out.push((line.start..line.end, Misplaced::ListItem));
+            }
+            Some(marker) if indent <= marker => list_indent = None,
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `- `, `* `, `+ `, `1. `, `1) ` (a list item's marker and a space).
+fn is_list_marker(text: &str) -> bool {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = if digits > 0 {
+        text[digits..].strip_prefix(['.', ')'])
+    } else {
+        text.strip_prefix(['-', '*', '+'])
+    };
+    rest.is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t']))
 }
 
 /// Reads options starting at line `first`; returns them and the index of the first

@@ -53,6 +53,10 @@ impl Directive for Connection {
         "connection"
     }
 
+    fn takes_argument(&self) -> bool {
+        false
+    }
+
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
         let options: Options = cx.options(block)?;
         let raw = super::options::raw_options(&cx.source, block).unwrap_or_default();

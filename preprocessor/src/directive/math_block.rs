@@ -1,5 +1,6 @@
 //! `{math}`: a display equation, numbered per chapter when it has a `:label:`, which
-//! the `{eq}` role references from any chapter.
+//! the `{eq}` role references from any chapter. As in MyST, text after `{math}` on the
+//! opening line is the equation's first line.
 
 use serde::Deserialize;
 
@@ -26,7 +27,7 @@ impl Directive for MathBlock {
 
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
         let options: Options = cx.options(block)?;
-        let tex = cx.source[block.body.clone()].to_string();
+        let (tex, span, offset) = equation(block, cx);
         if tex.trim().is_empty() {
             return Err(cx
                 .error(block.opener.clone(), "empty `math` block")
@@ -43,24 +44,31 @@ impl Directive for MathBlock {
         };
         context.insert("id", &id);
         let (tex, legend_html) = if options.inspect {
-            let inspected = super::inspectable::inspect(
-                cx,
-                &tex,
-                block.body.clone(),
-                Some(block.body.start),
-                &id,
-            );
+            let inspected = super::inspectable::inspect(cx, &tex, span.clone(), offset, &id);
             (inspected.tex, inspected.legend_html)
         } else {
             (tex, String::new())
         };
-        let math = cx.option_math(&tex, true, block.body.clone());
+        let math = cx.option_math(&tex, true, span);
         context.insert("math_html", &math);
         context.insert("legend_html", &legend_html);
         cx.template("math", context, Vec::new(), block.opener.clone())
     }
 
     fn degrade(&self, block: &Block, cx: &mut Cx) -> String {
-        format!("$$\n{}\n$$", cx.source[block.body.clone()].trim_end())
+        format!("$$\n{}\n$$", equation(block, cx).0.trim_end())
     }
+}
+
+/// The equation's TeX: as in MyST, the argument (text after `{math}`) is its first line
+/// and the body the rest. Also the bytes to point errors at, and the TeX's offset in
+/// the source when it is one verbatim slice of it.
+fn equation(block: &Block, cx: &Cx) -> (String, std::ops::Range<usize>, Option<usize>) {
+    let body = &cx.source[block.body.clone()];
+    if block.argument.is_empty() {
+        return (body.to_string(), block.body.clone(), Some(block.body.start));
+    }
+    let tex = format!("{}\n{body}", block.argument);
+    let end = block.body.end.max(block.argument_span.end);
+    (tex, block.argument_span.start..end, None)
 }

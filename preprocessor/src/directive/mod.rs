@@ -56,6 +56,18 @@ pub trait Directive: Sync {
     /// the block.
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic>;
 
+    /// False for a directive whose argument (the text after `{name}`) has no meaning:
+    /// an argument is then an error, never silently dropped.
+    fn takes_argument(&self) -> bool {
+        true
+    }
+
+    /// False for a directive whose content is all in its options: a body is then an
+    /// error, never silently dropped.
+    fn takes_body(&self) -> bool {
+        true
+    }
+
     /// Plain Markdown with the same text, for renderers other than HTML.
     fn degrade(&self, block: &Block, cx: &mut Cx) -> String {
         let mut out = String::new();
@@ -179,6 +191,17 @@ impl<'a> Cx<'a> {
         let source = self.source.clone();
         let (blocks, unclosed) = block::find_blocks(&source, region.clone());
         for u in unclosed {
+            if u.name.is_empty() {
+                let d = self
+                    .warning(u.opener.clone(), "code block is never closed")
+                    .with_label("opened here")
+                    .with_hint(format!(
+                        "everything after this line is shown as code; end the block with a line `{}`",
+                        u.fence
+                    ));
+                self.diagnostics.push(d);
+                continue;
+            }
             let d = self
                 .error(u.opener.clone(), format!("directive `{}` is never closed", u.name))
                 .with_label("opened here")
@@ -226,6 +249,10 @@ impl<'a> Cx<'a> {
             self.diagnostics.push(d);
             return self.source[block.range.clone()].to_string();
         };
+        if let Err(d) = self.argument_and_body_used(directive, block) {
+            self.diagnostics.push(d);
+            return self.source[block.range.clone()].to_string();
+        }
         if !self.html {
             return directive.degrade(block, self);
         }
@@ -236,6 +263,35 @@ impl<'a> Cx<'a> {
                 self.source[block.range.clone()].to_string()
             }
         }
+    }
+
+    /// An argument or a body that `directive` would not use is an error that points at it.
+    fn argument_and_body_used(
+        &self,
+        directive: &dyn Directive,
+        block: &Block,
+    ) -> Result<(), Diagnostic> {
+        let name = directive.name();
+        if !directive.takes_argument() && !block.argument.is_empty() {
+            return Err(self
+                .error(block.argument_span.clone(), format!("`{name}` takes no argument"))
+                .with_label("this text would be lost")
+                .with_hint(format!("everything `{name}` shows comes from its options (`:key: value` lines or YAML between `---` lines); move this text into the right option")));
+        }
+        let body = &self.source[block.body.clone()];
+        if !directive.takes_body() && !body.trim().is_empty() {
+            let lead = body.len() - body.trim_start().len();
+            let first = &body.trim_start()[..body
+                .trim_start()
+                .find('\n')
+                .unwrap_or(body.trim_start().len())];
+            let start = block.body.start + lead;
+            return Err(self
+                .error(start..start + first.trim_end().len().max(1), format!("`{name}` takes no body"))
+                .with_label("this text would be lost")
+                .with_hint(format!("`{name}` is written entirely in its options (YAML between `---` lines); put prose after the closing fence, or close the block where it should end")));
+        }
+        Ok(())
     }
 
     /// Math and roles in a stretch of Markdown without directives.
@@ -301,16 +357,30 @@ impl<'a> Cx<'a> {
     /// Reports the commands an author may not write in math (`\href`, `\htmlData`, ...):
     /// KaTeX's trust is granted only to the symbol tags mathcourse emits.
     fn check_commands(&mut self, tex: &str, span: &scan::MathSpan) {
-        for (name, range) in crate::inspect::forbidden_commands(tex) {
-            if name == "\\htmlData" && tex[range.end..].starts_with("{mc-sym=") {
-                continue;
+        let mut found: Vec<(String, Range<usize>)> = crate::inspect::forbidden_commands(tex)
+            .into_iter()
+            // The symbol tag mathcourse itself emits (in tagged formulas), exactly; any
+            // other key or a second attribute is the author's and is reported.
+            .filter(|(name, range)| !(name == "\\htmlData" && is_symbol_tag(&tex[range.end..])))
+            .map(|(name, range)| (format!("`{name}`"), range))
+            .collect();
+        // A macro (book-wide or from front matter) can hide one of them.
+        for (name, command) in macros_reaching_forbidden(&self.math_options.macros) {
+            for (at, _) in tex.match_indices(name.as_str()) {
+                let end = at + name.len();
+                if !tex[end..].starts_with(|c: char| c.is_ascii_alphabetic()) {
+                    found.push((format!("`{command}` (through the macro `{name}`)"), at..end));
+                }
             }
+        }
+        found.sort_by_key(|(_, r)| r.start);
+        for (what, range) in found {
             let at = match span.tex_offset {
                 Some(o) => o + range.start..o + range.end,
                 None => span.range.clone(),
             };
             let d = self
-                .error(at, format!("`{name}` is not allowed in this book's math"))
+                .error(at, format!("{what} is not allowed in this book's math"))
                 .with_label("KaTeX will not trust this command")
                 .with_hint("links and HTML attributes in formulas are switched off for safety; put links in the text around the formula, and use `\\sym{id}{...}` to mark a symbol");
             self.diagnostics.push(d);
@@ -468,6 +538,55 @@ fn collect_labels_in(
             }
         }
         collect_labels_in(source, b.body.clone(), depth + 1, out);
+    }
+}
+
+/// True when `rest` starts with `{mc-sym=ID}`, ID of letters, digits, `-` and `_`: the
+/// argument of the symbol tag that tagging emits.
+fn is_symbol_tag(rest: &str) -> bool {
+    rest.strip_prefix("{mc-sym=")
+        .and_then(|r| r.split_once('}'))
+        .is_some_and(|(id, _)| {
+            !id.is_empty()
+                && id
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        })
+}
+
+/// Macros whose expansion reaches a command authors may not write (directly or through
+/// other macros), each with that command.
+fn macros_reaching_forbidden(
+    macros: &std::collections::BTreeMap<String, String>,
+) -> Vec<(String, String)> {
+    let mut tainted: Vec<(String, String)> = macros
+        .iter()
+        .filter_map(|(name, expansion)| {
+            let (command, _) = crate::inspect::forbidden_commands(expansion)
+                .into_iter()
+                .next()?;
+            Some((name.clone(), command))
+        })
+        .collect();
+    loop {
+        let before = tainted.len();
+        for (name, expansion) in macros {
+            if tainted.iter().any(|(t, _)| t == name) {
+                continue;
+            }
+            let via = tainted.iter().find(|(t, _)| {
+                expansion.match_indices(t.as_str()).any(|(at, _)| {
+                    !expansion[at + t.len()..].starts_with(|c: char| c.is_ascii_alphabetic())
+                })
+            });
+            if let Some((_, command)) = via {
+                let command = command.clone();
+                tainted.push((name.clone(), command));
+            }
+        }
+        if tainted.len() == before {
+            return tainted;
+        }
     }
 }
 

@@ -34,6 +34,10 @@ impl Directive for SymbolTable {
         "symbol-table"
     }
 
+    fn takes_body(&self) -> bool {
+        false
+    }
+
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
         let symbols = symbol::read_list(block, cx, Fields::Table)?;
         let mut rows = Vec::new();

@@ -32,6 +32,14 @@ impl Directive for Symbols {
         "symbols"
     }
 
+    fn takes_argument(&self) -> bool {
+        false
+    }
+
+    fn takes_body(&self) -> bool {
+        false
+    }
+
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
         let symbols = symbol::read_list(block, cx, Fields::Chip)?;
         if !block.argument.is_empty() {

@@ -142,6 +142,30 @@ fn param_diagnostic(cx: &Cx, block: &Block, raw: &RawOptions, err: &ParamError) 
     .with_hint(hint)
 }
 
+/// A widget written without an options block whose caption starts with a line like
+/// `temperature: 2`, naming one of its parameters: the author meant an option, and the
+/// widget would silently use its default.
+fn bare_option_line(cx: &Cx, block: &Block, kind: &str) -> Option<Diagnostic> {
+    if block.options != super::block::OptionsSyntax::None {
+        return None;
+    }
+    let params = CATALOG.iter().find(|(n, _, _)| *n == kind)?.2;
+    let body = &cx.source[block.body.clone()];
+    let lead = body.len() - body.trim_start().len();
+    let line = body[lead..].lines().next()?;
+    let (key, _) = line.split_once(':')?;
+    let key = key.trim_end();
+    if !params.iter().any(|(name, _, _)| *name == key) {
+        return None;
+    }
+    let start = block.body.start + lead;
+    Some(
+        cx.error(start..start + key.len(), format!("`{key}` reads as caption text, not as a parameter of widget `{kind}`"))
+            .with_label("this line is not an option")
+            .with_hint(format!("write options as `:{key}: …` lines right after the opening line, or as YAML between two `---` lines; the caption comes after them")),
+    )
+}
+
 impl Directive for Widget {
     fn name(&self) -> &'static str {
         "widget"
@@ -152,6 +176,9 @@ impl Directive for Widget {
             .map_err(|e| cx.error(e.span, e.message).with_hint(e.hint))?;
         let params = params_of(&raw);
         let kind = block.argument.as_str();
+        if let Some(d) = bare_option_line(cx, block, kind) {
+            return Err(d);
+        }
         let widget =
             AnyWidget::new(kind, &params).map_err(|e| param_diagnostic(cx, block, &raw, &e))?;
         let id = cx.fresh_id("widget");

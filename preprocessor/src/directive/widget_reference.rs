@@ -19,6 +19,14 @@ impl Directive for WidgetReference {
         "widget-reference"
     }
 
+    fn takes_argument(&self) -> bool {
+        false
+    }
+
+    fn takes_body(&self) -> bool {
+        false
+    }
+
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
         let _: NoOptions = cx.options(block)?;
         let mut out = String::from("\n<div class=\"mc-widget-reference\">\n");
