@@ -9,12 +9,15 @@
 //!   "## Widgets" section of BENCHMARKS.md (see [`bench_widgets`]).
 //! - `cargo xtask bench-book`: cold and warm builds of the course book, as the
 //!   "## Course book" section of BENCHMARKS.md (see [`bench_book`]).
+//! - `cargo xtask fuzz [--time SECONDS]`: the stable-Rust fuzzer over the scanner, the
+//!   directive and option parsers, symbol tagging and whole chapters (see [`fuzz`]).
 //! - `cargo xtask wasm [--check]`: build the widget bundle into `theme/widgets/` (see
 //!   [`wasm`]); `--check` fails when the committed bundle is stale.
 
 mod bench;
 mod bench_book;
 mod bench_widgets;
+mod fuzz;
 mod util;
 mod wasm;
 
@@ -31,6 +34,7 @@ fn main() -> Result<()> {
         Some("wasm") => wasm::run(&args[1..]),
         Some("bench-widgets") => bench_widgets::write(),
         Some("bench-book") => bench_book::run(),
+        Some("fuzz") => fuzz::run(&args[1..]),
         _ => {
             eprintln!(
                 "usage: cargo xtask <command>\n\n\
@@ -40,6 +44,7 @@ fn main() -> Result<()> {
                  bench           run the benchmarks and write BENCHMARKS.md\n  \
                  bench-widgets   measure the widget bundle (size, events in Chromium) into BENCHMARKS.md\n  \
                  bench-book      time cold and warm builds of the course book into BENCHMARKS.md\n  \
+                 fuzz [--time S] fuzz the scanner, parsers, tagging and whole chapters (release; --debug)\n  \
                  wasm [--check]  build the widget bundle into theme/widgets/ (--check: fail if the committed one is stale)"
             );
             bail!("unknown or missing command");
@@ -106,6 +111,9 @@ fn test() -> Result<()> {
         &["build", "--locked", "-p", "mdbook-mathcourse"],
     )?;
     util::build_book_with_debug_binary(&root)?;
+    // A short fuzz run (debug build, already compiled by the tests): no panic, abort,
+    // hang or case over 5 s in any target.
+    fuzz::run(&["--debug".into(), "--time".into(), "60".into()])?;
     eprintln!("xtask: all tests passed");
     Ok(())
 }
