@@ -88,16 +88,34 @@ impl Diagnostic {
 
     /// Renders the diagnostic as text; `color` adds ANSI styles for a terminal.
     pub fn render(&self, color: bool) -> String {
+        self.render_with(color, &LineIndex::new(&self.source))
+    }
+
+    /// [`Diagnostic::render`] with the line index of [`Diagnostic::source`] made once
+    /// (many diagnostics of one chapter share it). Only the lines the span covers are
+    /// handed to the renderer, so the cost does not grow with the chapter.
+    fn render_with(&self, color: bool, lines: &LineIndex) -> String {
+        let first = lines.line_of(self.span.start);
+        let last = lines.line_of(self.span.end.saturating_sub(1).max(self.span.start));
+        let from = lines.starts[first];
+        let to = lines
+            .starts
+            .get(last + 1)
+            .copied()
+            .unwrap_or(self.source.len());
+        let excerpt = &self.source[from..to];
+        let span = self.span.start - from..self.span.end - from;
         let level = match self.severity {
             Severity::Error => Level::ERROR,
             Severity::Warning => Level::WARNING,
         };
         let path = self.path.display().to_string();
-        let mut annotation = AnnotationKind::Primary.span(self.span.clone());
+        let mut annotation = AnnotationKind::Primary.span(span);
         if !self.label.is_empty() {
             annotation = annotation.label(self.label.as_str());
         }
-        let snippet = Snippet::source(&*self.source)
+        let snippet = Snippet::source(excerpt)
+            .line_start(first + 1)
             .path(path.as_str())
             .annotation(annotation);
         let mut group = level.primary_title(self.message.as_str()).element(snippet);
@@ -110,6 +128,26 @@ impl Diagnostic {
             Renderer::plain()
         };
         renderer.render(&[group]).to_string()
+    }
+}
+
+/// Where each line of a text starts (byte offsets), for locating many offsets cheaply.
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex { starts }
+    }
+
+    /// 0-based line of byte `offset`.
+    fn line_of(&self, offset: usize) -> usize {
+        self.starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1)
     }
 }
 
@@ -139,8 +177,16 @@ fn clamp_span(source: &str, span: Range<usize>) -> Range<usize> {
 /// Renders a list of diagnostics, errors and warnings in source order.
 pub fn render_all(diagnostics: &[Diagnostic], color: bool) -> String {
     let mut out = String::new();
+    let mut index: Option<(std::sync::Arc<str>, LineIndex)> = None;
     for d in diagnostics {
-        out.push_str(&d.render(color));
+        let same = index
+            .as_ref()
+            .is_some_and(|(source, _)| std::sync::Arc::ptr_eq(source, &d.source));
+        if !same {
+            index = Some((d.source.clone(), LineIndex::new(&d.source)));
+        }
+        let lines = &index.as_ref().expect("set above").1;
+        out.push_str(&d.render_with(color, lines));
         out.push_str("\n\n");
     }
     out
@@ -158,6 +204,29 @@ mod tests {
         assert_eq!(line_col(text, 3), (2, 1));
         let dollar = text.find('$').unwrap();
         assert_eq!(line_col(text, dollar), (2, 4));
+    }
+
+    #[test]
+    fn many_diagnostics_render_only_their_lines() {
+        // Regression: 16,000 diagnostics each re-rendered the whole source (quadratic).
+        let line = "text $x$ more\n";
+        let src: Arc<str> = Arc::from(line.repeat(16_000));
+        let ds: Vec<Diagnostic> = (0..16_000)
+            .map(|i| {
+                let at = i * line.len() + 5;
+                Diagnostic::warning(Path::new("src/a.md"), &src, at..at + 3, "w")
+            })
+            .collect();
+        let text = render_all(&ds, false);
+        assert_eq!(text.matches("text $x$ more").count(), 16_000);
+        assert!(
+            text.contains("src/a.md:16000:6"),
+            "{}",
+            &text[text.len() - 300..]
+        );
+        // A span over two lines shows both.
+        let d = Diagnostic::error(Path::new("a.md"), &src, 5..line.len() + 8, "two");
+        assert_eq!(d.render(false).matches("text $x$ more").count(), 2);
     }
 
     #[test]

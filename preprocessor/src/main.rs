@@ -60,6 +60,7 @@ fn preprocess() -> ExitCode {
             ctx.mdbook_version
         );
     }
+    let started = std::time::Instant::now();
     let outcome = match mdbook_mathcourse::process(&ctx, book) {
         Ok(outcome) => outcome,
         Err(err) => {
@@ -85,6 +86,7 @@ fn preprocess() -> ExitCode {
         return ExitCode::FAILURE;
     }
     let _ = diagnostic::render_all;
+    write_stats(&outcome.stats, started.elapsed());
     let stdout = io::stdout();
     let mut lock = stdout.lock();
     if let Err(err) = serde_json::to_writer(&mut lock, &outcome.book)
@@ -95,4 +97,31 @@ fn preprocess() -> ExitCode {
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
+}
+
+/// For `cargo xtask bench-scale`: with `MDBOOK_MATHCOURSE_STATS=<file>` set, appends one
+/// JSON line with this run's time, peak memory (Linux `VmHWM`) and counts to that file.
+fn write_stats(stats: &mdbook_mathcourse::RunStats, took: std::time::Duration) {
+    let Some(path) = std::env::var_os("MDBOOK_MATHCOURSE_STATS") else {
+        return;
+    };
+    let peak_kb = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .unwrap_or(0);
+    let line = format!(
+        "{{\"seconds\":{},\"peak_kb\":{peak_kb},\"chapters\":{},\"formulas\":{}}}\n",
+        took.as_secs_f64(),
+        stats.chapters,
+        stats.cache_hits + stats.cache_misses
+    );
+    let _ = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(line.as_bytes()));
 }

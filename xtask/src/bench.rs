@@ -130,8 +130,10 @@ pub fn run(args: &[String]) -> Result<()> {
     } else {
         root.join("BENCHMARKS.md")
     };
+    let scaling = crate::bench_scale::measure()?;
     let kept = fs::read_to_string(&out).unwrap_or_default();
     let text = report::render(&machine, &plan, &rate, &builds, &kept);
+    let text = crate::util::splice_section(&text, "## Scaling", &scaling);
     fs::write(&out, text).with_context(|| format!("could not write {}", out.display()))?;
     eprintln!("\n{}", report::summary(&rate, &builds));
     eprintln!("xtask: wrote {}", out.display());

@@ -9,6 +9,8 @@
 //!   "## Widgets" section of BENCHMARKS.md (see [`bench_widgets`]).
 //! - `cargo xtask bench-book`: cold and warm builds of the course book, as the
 //!   "## Course book" section of BENCHMARKS.md (see [`bench_book`]).
+//! - `cargo xtask bench-scale`: generated books of 50, 100 and 200 chapters, cold and
+//!   warm: time and peak memory per formula (see [`bench_scale`]); also run by `bench`.
 //! - `cargo xtask fuzz [--time SECONDS]`: the stable-Rust fuzzer over the scanner, the
 //!   directive and option parsers, symbol tagging and whole chapters (see [`fuzz`]).
 //! - `cargo xtask wasm [--check]`: build the widget bundle into `theme/widgets/` (see
@@ -16,6 +18,7 @@
 
 mod bench;
 mod bench_book;
+mod bench_scale;
 mod bench_widgets;
 mod fuzz;
 mod util;
@@ -34,6 +37,7 @@ fn main() -> Result<()> {
         Some("wasm") => wasm::run(&args[1..]),
         Some("bench-widgets") => bench_widgets::write(),
         Some("bench-book") => bench_book::run(),
+        Some("bench-scale") => bench_scale::run(),
         Some("fuzz") => fuzz::run(&args[1..]),
         _ => {
             eprintln!(
@@ -44,6 +48,7 @@ fn main() -> Result<()> {
                  bench           run the benchmarks and write BENCHMARKS.md\n  \
                  bench-widgets   measure the widget bundle (size, events in Chromium) into BENCHMARKS.md\n  \
                  bench-book      time cold and warm builds of the course book into BENCHMARKS.md\n  \
+                 bench-scale     build generated books of 50/100/200 chapters: time and memory per formula\n  \
                  fuzz [--time S] fuzz the scanner, parsers, tagging and whole chapters (release; --debug)\n  \
                  wasm [--check]  build the widget bundle into theme/widgets/ (--check: fail if the committed one is stale)"
             );

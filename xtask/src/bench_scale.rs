@@ -1,0 +1,201 @@
+//! `cargo xtask bench-scale` (also part of `cargo xtask bench`): does the build cost grow
+//! linearly with the book? Generated books of 50, 100 and 200 chapters (100 formulas
+//! each, up to 20,000) are built with the real `mdbook` CLI and the release
+//! preprocessor, cold (no cache) and warm (nothing changed). Reported per size: the
+//! preprocessor's own time and peak memory (it reports them through
+//! `MDBOOK_MATHCOURSE_STATS`), the whole build's time and peak memory (GNU `time`, when
+//! installed), and each per formula: flat per-formula numbers mean linear growth.
+//! Written as the "## Scaling" section of BENCHMARKS.md.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+
+use crate::util::{ensure_mdbook, repo_root, run_in, splice_section};
+
+const HEADING: &str = "## Scaling";
+const SIZES: [usize; 3] = [50, 100, 200];
+const FORMULAS_PER_CHAPTER: usize = 100;
+
+/// One generated chapter: prose, inline and display math, a claim and a formula card;
+/// every formula differs from every other chapter's (no cache sharing between chapters).
+fn chapter(n: usize) -> String {
+    let mut out =
+        format!("# Chapter {n}\n\nThis chapter is generated for the scaling benchmark.\n\n");
+    let mut count = 0;
+    let mut k = 0;
+    while count < FORMULAS_PER_CHAPTER {
+        k += 1;
+        match k % 5 {
+            0 => {
+                out.push_str(&format!(
+                    "$$\n\\sum_{{i=1}}^{{{n}}} \\frac{{x_i^{{{k}}}}}{{\\sqrt{{{k} + i}}}} = \\int_0^{{{n}}} e^{{-t^2/{k}}}\\,dt\n$$\n\n"
+                ));
+                count += 1;
+            }
+            1 => {
+                out.push_str(&format!(
+                    ":::{{claim}} established\nThe value ${n} \\cdot {k} = {}$ is a product.\n:::\n\n",
+                    n * k
+                ));
+                count += 1;
+            }
+            _ => {
+                out.push_str(&format!(
+                    "A sentence with $a_{{{k}}} + b^{{{n}}}$ and $\\mathbf{{v}}_{{{k}}} \\cdot \\mathbf{{w}}$ inline, then $\\alpha_{{{n}}}\\beta_{{{k}}}$.\n\n"
+                ));
+                count += 3;
+            }
+        }
+    }
+    out
+}
+
+fn write_book(dir: &Path, chapters: usize) -> Result<()> {
+    if dir.exists() {
+        fs::remove_dir_all(dir)?;
+    }
+    fs::create_dir_all(dir.join("src"))?;
+    fs::write(
+        dir.join("book.toml"),
+        "[book]\ntitle = \"Scaling\"\n\n[preprocessor.mathcourse]\n\n[output.html]\n",
+    )?;
+    let mut summary = String::from("# Summary\n\n");
+    for n in 1..=chapters {
+        summary.push_str(&format!("- [Chapter {n}](ch{n}.md)\n"));
+        fs::write(dir.join(format!("src/ch{n}.md")), chapter(n))?;
+    }
+    fs::write(dir.join("src/SUMMARY.md"), summary)?;
+    Ok(())
+}
+
+struct Run {
+    build_s: f64,
+    build_peak_kb: Option<u64>,
+    pre_s: f64,
+    pre_peak_kb: u64,
+    formulas: u64,
+}
+
+/// One `mdbook build`, timed, with our stats.
+fn build(dir: &Path, bin: &Path) -> Result<Run> {
+    let stats = dir.join("stats.jsonl");
+    let _ = fs::remove_file(&stats);
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let gnu_time = Path::new("/usr/bin/time").exists();
+    let report = dir.join("time.txt");
+    let mut cmd = if gnu_time {
+        let mut c = Command::new("/usr/bin/time");
+        c.arg("-f").arg("%M").arg("-o").arg(&report).arg("mdbook");
+        c
+    } else {
+        Command::new("mdbook")
+    };
+    let start = Instant::now();
+    let out = cmd
+        .arg("build")
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("MDBOOK_MATHCOURSE_STATS", &stats)
+        .output()
+        .context("could not run mdbook")?;
+    let build_s = start.elapsed().as_secs_f64();
+    if !out.status.success() {
+        bail!(
+            "mdbook build failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let line = fs::read_to_string(&stats).context("the preprocessor wrote no stats")?;
+    let v: serde_json::Value = serde_json::from_str(line.lines().last().unwrap_or("{}"))?;
+    Ok(Run {
+        build_s,
+        build_peak_kb: fs::read_to_string(&report)
+            .ok()
+            .and_then(|t| t.trim().lines().last()?.trim().parse().ok()),
+        pre_s: v["seconds"].as_f64().unwrap_or(0.0),
+        pre_peak_kb: v["peak_kb"].as_u64().unwrap_or(0),
+        formulas: v["formulas"].as_u64().unwrap_or(0),
+    })
+}
+
+/// Builds and measures every size; returns the Markdown section.
+pub fn measure() -> Result<String> {
+    let root = repo_root();
+    ensure_mdbook()?;
+    run_in(
+        &root,
+        "cargo",
+        &[
+            "build",
+            "--release",
+            "-p",
+            "mdbook-mathcourse",
+            "--bin",
+            "mdbook-mathcourse",
+        ],
+    )?;
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root.join("target"));
+    let bin = target.join("release");
+    let mut rows = String::new();
+    for chapters in SIZES {
+        let dir = target.join(format!("bench/scale-{chapters}"));
+        write_book(&dir, chapters)?;
+        eprintln!("xtask: scaling, {chapters} chapters: cold build");
+        let cold = build(&dir, &bin)?;
+        eprintln!("xtask: scaling, {chapters} chapters: warm build");
+        let warm = build(&dir, &bin)?;
+        for (kind, run) in [("cold", &cold), ("warm", &warm)] {
+            let f = run.formulas.max(1) as f64;
+            let whole_peak = run
+                .build_peak_kb
+                .map_or("n/a".to_string(), |kb| format!("{:.0}", kb as f64 / 1024.0));
+            let whole_per = run
+                .build_peak_kb
+                .map_or("n/a".to_string(), |kb| format!("{:.1}", kb as f64 / f));
+            writeln!(
+                rows,
+                "| {chapters} | {} | {kind} | {:.2} | {:.1} | {:.0} | {:.1} | {:.2} | {:.1} | {whole_peak} | {whole_per} |",
+                run.formulas,
+                run.pre_s,
+                run.pre_s * 1e6 / f,
+                run.pre_peak_kb as f64 / 1024.0,
+                run.pre_peak_kb as f64 / f,
+                run.build_s,
+                run.build_s * 1e6 / f,
+            )?;
+        }
+    }
+    let load = fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    Ok(format!(
+        "{HEADING}\n\n`cargo xtask bench-scale` (also run by `cargo xtask bench`): generated books of \
+         50, 100 and 200 chapters, {FORMULAS_PER_CHAPTER} formulas each (inline, display, in claims), \
+         built with `mdbook build` and the release preprocessor, cold (no cache) and warm (nothing \
+         changed). \"Preprocessor\" is our process alone (its own clock and `VmHWM`); \"build\" is the \
+         whole `mdbook build` (wall clock; peak RSS from GNU `time`, the larger of mdBook and us). Flat \
+         per-formula columns mean the cost grows linearly with the book. Load average at the end: {}.\n\n\
+         | chapters | formulas | build | preprocessor s | µs/formula | preprocessor peak MB | KB/formula | build s | µs/formula | build peak MB | KB/formula |\n\
+         |---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n{rows}",
+        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+    ))
+}
+
+/// `cargo xtask bench-scale`: measure and write the section into BENCHMARKS.md.
+pub fn run() -> Result<()> {
+    let section = measure()?;
+    println!("{section}");
+    let path = repo_root().join("BENCHMARKS.md");
+    let text = fs::read_to_string(&path).unwrap_or_default();
+    fs::write(&path, splice_section(&text, HEADING, &section))?;
+    Ok(())
+}
