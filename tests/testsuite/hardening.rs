@@ -415,3 +415,13 @@ fn widget_options_without_a_block_are_reported() {
     assert!(text.contains("`scores` reads as caption text"), "{text}");
     assert!(text.contains("src/chapter.md:4:1"), "{text}");
 }
+
+#[test]
+fn deep_nesting_in_inspectable_formulas_is_a_located_error() {
+    let deep = format!("{}x{}", "{".repeat(20_000), "}".repeat(20_000));
+    let (text, errors) = chapter(&format!(
+        "# D\n\n:::{{formula}} Deep\n---\ntex: '{deep}'\nwhere:\n  - {{id: x, tex: x, name: x}}\n---\nReading.\n:::\n\n:::{{math}}\n:inspect: true\n{deep}\n:::\n"
+    ));
+    assert!(errors >= 2, "{text}");
+    assert!(!text.contains("crashed"), "{text}");
+}

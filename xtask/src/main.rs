@@ -21,6 +21,7 @@ mod bench_book;
 mod bench_scale;
 mod bench_widgets;
 mod fuzz;
+mod system;
 mod util;
 mod wasm;
 
@@ -88,6 +89,8 @@ fn book(serve: bool) -> Result<()> {
 /// and a real `mdbook build`.
 fn test() -> Result<()> {
     let root = repo_root();
+    // What a fresh machine lacks, before anything is built.
+    system::ensure_test_tools()?;
     ensure_npm_packages()?;
     ensure_mdbook()?;
     // Formatting and lints first: they fail fastest.
