@@ -165,7 +165,7 @@ impl Notation {
                             notation.claims.push(ClaimEntry {
                                 status: status.trim().to_string(),
                                 summary: b.argument.clone(),
-                                source: None,
+                                source: raw.text("source").map(str::to_string),
                                 chapter: ch.path.to_path_buf(),
                                 anchor,
                                 formula: true,

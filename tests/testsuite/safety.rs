@@ -31,7 +31,7 @@ fn snippets(p: &str) -> Vec<(&'static str, String)> {
         (
             "formula",
             format!(
-                ":::{{formula}} {one_line}\n---\nstatus: model\ntex: x^2\ncode: {yaml}\ndoes-not-say: {yaml}\nwhere:\n  - {{id: x, tex: x, name: {yaml}, meaning: {yaml}, code: {yaml}, shape: x}}\n---\nReading.\n:::\n"
+                ":::{{formula}} {one_line}\n---\nstatus: model\nsource: {yaml}\ntex: x^2\ncode: {yaml}\ndoes-not-say: {yaml}\nwhere:\n  - {{id: x, tex: x, name: {yaml}, meaning: {yaml}, code: {yaml}, shape: x}}\n---\nReading.\n:::\n"
             ),
         ),
         ("math", ":::{math}\n\\text{<script>alert(1)</script>}\n:::\n".to_string()),

@@ -95,18 +95,30 @@ impl Directive for Claim {
             } else {
                 block.argument_span.clone()
             };
-            cx.error(span, format!("unknown claim status `{}`", block.argument))
+            let message = if block.argument.trim().is_empty() {
+                "`claim` needs a status".to_string()
+            } else {
+                format!("unknown claim status `{}`", block.argument)
+            };
+            cx.error(span, message)
                 .with_label("expected a status here")
                 .with_hint(format!(
-                    "write `:::{{claim}} <status>` with one of {STATUSES}"
+                    "write `:::{{claim}} <status>` with one of {STATUSES}{}",
+                    super::options::did_you_mean(block.argument.trim(), STATUSES)
                 ))
         })?;
         let options: Options = cx.options(block)?;
         if status != Status::Established
             && options.source.as_deref().unwrap_or("").trim().is_empty()
         {
+            // An empty `:source:` is pointed at on its own line; a missing one at the opener.
+            let span = super::options::raw_options(&cx.source, block)
+                .ok()
+                .and_then(|raw| raw.key_spans.get("source").cloned())
+                .map(|key| super::options::value_span(&cx.source, key))
+                .unwrap_or(block.opener.clone());
             return Err(cx
-                .error(block.opener.clone(), format!("a claim marked `{}` needs a `:source:`", status.key()))
+                .error(span, format!("a claim marked `{}` needs a `:source:`", status.key()))
                 .with_hint("add a line `:source: Author (year), *Title*` after the opening line; only `established` claims may omit it"));
         }
         let mut context = tera::Context::new();
@@ -140,5 +152,32 @@ impl Directive for Claim {
             out.push_str(&format!("\n\n*Source:* {s}"));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::directive::testkit::errors;
+
+    #[test]
+    fn a_misspelled_status_gets_a_did_you_mean() {
+        let text = errors(":::{claim} emprical\n:source: S\nBody.\n:::\n");
+        assert!(text.contains("unknown claim status `emprical`"), "{text}");
+        assert!(text.contains("did you mean `empirical`?"), "{text}");
+        assert!(text.contains("src/t.md:1:12"), "{text}");
+    }
+
+    #[test]
+    fn a_missing_status_says_so() {
+        let text = errors(":::{claim}\nBody.\n:::\n");
+        assert!(text.contains("`claim` needs a status"), "{text}");
+        assert!(!text.contains("` `"), "{text}");
+    }
+
+    #[test]
+    fn an_empty_source_is_pointed_at_on_its_own_line() {
+        let text = errors(":::{claim} empirical\n:source:\nBody.\n:::\n");
+        assert!(text.contains("needs a `:source:`"), "{text}");
+        assert!(text.contains("src/t.md:2:2"), "{text}");
     }
 }

@@ -18,6 +18,9 @@ struct Options {
     tex: String,
     #[serde(default)]
     status: Option<String>,
+    /// Where the claim comes from; required, as for claims, unless `status: established`.
+    #[serde(default)]
+    source: Option<String>,
     #[serde(default)]
     label: Option<String>,
     #[serde(default)]
@@ -56,10 +59,36 @@ impl Directive for Formula {
         let mut context = tera::Context::new();
         if let Some(word) = &options.status {
             let status = Status::parse(word).ok_or_else(|| {
-                cx.error(span_of("status"), format!("unknown claim status `{word}`"))
-                    .with_hint(format!("`status` is one of {STATUSES}"))
+                cx.error(
+                    super::options::value_span(&cx.source, span_of("status")),
+                    format!("unknown claim status `{word}`"),
+                )
+                .with_label("not a status")
+                .with_hint(format!(
+                    "`status` is one of {STATUSES}{}",
+                    super::options::did_you_mean(word.trim(), STATUSES)
+                ))
             })?;
+            if status != Status::Established
+                && options
+                    .source
+                    .as_deref()
+                    .is_none_or(|s| s.trim().is_empty())
+            {
+                let span = match raw.key_spans.get("source") {
+                    Some(key) => super::options::value_span(&cx.source, key.clone()),
+                    None => super::options::value_span(&cx.source, span_of("status")),
+                };
+                return Err(cx
+                    .error(span, format!("a formula card marked `{}` needs a `source`", status.key()))
+                    .with_label("no source given")
+                    .with_hint("add `source: Author (year), *Title*` to the options; only `established` formulas may omit it, as for claims"));
+            }
             status.insert_into(&mut context);
+        }
+        if let Some(source) = &options.source {
+            let html = cx.inline(source, span_of("source"));
+            context.insert("source_html", &html);
         }
         let id = match &options.label {
             Some(label) => {
@@ -165,4 +194,36 @@ fn code_block(code: &str, lang: &str) -> String {
         .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '+')
         .collect();
     format!("{fence}{lang}\n{}\n{fence}", code.trim_end_matches('\n'))
+}
+
+#[cfg(test)]
+mod source_tests {
+    use crate::directive::testkit::{errors, render};
+
+    #[test]
+    fn a_model_card_needs_a_source_like_a_claim() {
+        let text = errors(":::{formula} F\n---\nstatus: model\ntex: x\n---\nReading.\n:::\n");
+        assert!(
+            text.contains("a formula card marked `model` needs a `source`"),
+            "{text}"
+        );
+        assert!(
+            text.contains("src/t.md:3:9"),
+            "caret on the status value: {text}"
+        );
+        let html = render(":::{formula} F\n---\nstatus: model\nsource: A book (2020)\ninspect: false\ntex: x\n---\nReading.\n:::\n");
+        assert!(
+            html.contains("<span class=\"mc-source-label\">Source:</span> A book (2020)"),
+            "{html}"
+        );
+        render(":::{formula} F\n---\nstatus: established\ninspect: false\ntex: x\n---\nReading.\n:::\n");
+    }
+
+    #[test]
+    fn a_misspelled_card_status_is_pointed_at_with_a_did_you_mean() {
+        let text =
+            errors(":::{formula} F\n---\nstatus: modle\nsource: S\ntex: x\n---\nReading.\n:::\n");
+        assert!(text.contains("did you mean `model`?"), "{text}");
+        assert!(text.contains("src/t.md:3:9"), "{text}");
+    }
 }

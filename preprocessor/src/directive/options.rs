@@ -386,6 +386,23 @@ fn typed_at<T: DeserializeOwned>(
     })
 }
 
+/// The value written after the option key at `key` (`:key: value` or `key: value`), to
+/// the end of its line; the rest of the line when the value is empty. A caret belongs on
+/// what the author wrote wrong, not on the key.
+pub fn value_span(source: &str, key: Range<usize>) -> Range<usize> {
+    let line_end = source[key.end..]
+        .find('\n')
+        .map_or(source.len(), |i| key.end + i);
+    let line = &source[key.end..line_end];
+    let lead = line.len() - line.trim_start_matches([':', ' ', '\t']).len();
+    let value = line[lead..].trim_end();
+    if value.is_empty() {
+        key.start..line_end
+    } else {
+        key.end + lead..key.end + lead + value.len()
+    }
+}
+
 /// ", did you mean `x`?" when a candidate in a serde "one of `a`, `b`" list is close.
 pub fn did_you_mean(word: &str, candidates: &str) -> String {
     let best = candidates
