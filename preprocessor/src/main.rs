@@ -28,6 +28,11 @@ enum Command {
         /// The renderer's name, e.g. `html` or `markdown`.
         renderer: String,
     },
+    /// Lists the widgets and their parameters (what `:::{widget} NAME` accepts).
+    Widgets {
+        /// One widget's name; all widgets when left out.
+        name: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -40,8 +45,39 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         }
+        Some(Command::Widgets { name }) => widgets(name.as_deref()),
         None => preprocess(),
     }
+}
+
+/// `mdbook-mathcourse widgets [NAME]`: the widget catalog as text.
+fn widgets(name: Option<&str>) -> ExitCode {
+    let catalog = mathcourse_widgets::CATALOG;
+    let chosen: Vec<_> = catalog
+        .iter()
+        .filter(|(n, _, _)| name.is_none_or(|want| *n == want))
+        .collect();
+    if chosen.is_empty() {
+        let names: Vec<&str> = catalog.iter().map(|(n, _, _)| *n).collect();
+        eprintln!(
+            "error: no widget is called `{}`\n  help: the widgets are: {}",
+            name.unwrap_or_default(),
+            names.join(", ")
+        );
+        return ExitCode::FAILURE;
+    }
+    let mut out = String::new();
+    for (widget, summary, params) in chosen {
+        out.push_str(&format!(":::{{widget}} {widget}\n  {summary}\n"));
+        let width = params.iter().map(|(p, _, _)| p.len()).max().unwrap_or(0);
+        for (param, kind, meaning) in params.iter() {
+            out.push_str(&format!("    {param:<width$}  {kind}: {meaning}\n"));
+        }
+        out.push('\n');
+    }
+    out.push_str("Options go after the opening line as `:key: value` lines or YAML between two `---` lines; the body is the caption.\n");
+    print!("{out}");
+    ExitCode::SUCCESS
 }
 
 fn preprocess() -> ExitCode {

@@ -27,6 +27,31 @@ fn help_explains_supports() {
     assert!(text.contains("supports"), "{text}");
 }
 
+#[test]
+fn widgets_lists_every_widget_and_its_parameters() {
+    let out = bin().arg("widgets").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for (name, _, params) in mathcourse_widgets::CATALOG {
+        assert!(
+            text.contains(&format!(":::{{widget}} {name}\n")),
+            "{name}: {text}"
+        );
+        for (param, _, _) in params.iter() {
+            assert!(text.contains(&format!("    {param} ")), "{name}.{param}");
+        }
+    }
+    let one = bin().args(["widgets", "softmax"]).output().unwrap();
+    let one = String::from_utf8(one.stdout).unwrap();
+    assert!(
+        one.contains("temperature") && !one.contains(":::{widget} vectors"),
+        "{one}"
+    );
+    let bad = bin().args(["widgets", "softmx"]).output().unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("the widgets are: vectors"));
+}
+
 fn run(renderer: &str, chapter: &str) -> (Output, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("src")).unwrap();

@@ -432,6 +432,18 @@ impl<'a> Cx<'a> {
         match role.name.as_str() {
             "eq" => {
                 let label = role.content.trim();
+                let before = self.source[..role.range.start].trim_end_matches(' ');
+                let after = self.source[role.range.end..].trim_start_matches(' ');
+                if before.ends_with('(') && after.starts_with(')') {
+                    let start = before.len() - 1;
+                    let end =
+                        role.range.end + (self.source.len() - role.range.end - after.len()) + 1;
+                    let d = self
+                        .warning(start..end, "the equation number would show two pairs of parentheses")
+                        .with_label("`{eq}` already writes \"(2.1)\"")
+                        .with_hint("drop the parentheses around the role: write {eq}`label`, not ({eq}`label`)");
+                    self.diagnostics.push(d);
+                }
                 match self.book.labels.get(label) {
                     Some(target) => {
                         let href = format!(
@@ -619,5 +631,17 @@ mod tests {
         let src = ":::{math}\n:label: eq-a\nx\n:::\n::::{practice} P\n:::{formula} F\n:label: eq-b\n:tex: y\n:::\n::::\n";
         let labels: Vec<String> = collect_labels(src, 0).into_iter().map(|l| l.0).collect();
         assert_eq!(labels, vec!["eq-a", "eq-b"]);
+    }
+}
+
+#[cfg(test)]
+mod eq_role_tests {
+    use crate::directive::testkit::errors;
+
+    #[test]
+    fn parentheses_around_an_eq_role_are_reported() {
+        let text = errors(":::{math}\n:label: eq-a\nx = 1\n:::\n\nSee ({eq}`eq-a`) here.\n");
+        assert!(text.contains("two pairs of parentheses"), "{text}");
+        assert!(text.contains("src/t.md:6:5"), "{text}");
     }
 }
