@@ -201,8 +201,21 @@ pub fn parse(source: &str, block: &FrontMatterBlock) -> Result<FrontMatter, Fron
     })
 }
 
+/// The first line of the YAML library's message, without its own "error: line N column
+/// M:" prefix: that position is relative to the YAML block, while the diagnostic shows the
+/// chapter's line and column (one coordinate system).
 fn first_line(text: &str) -> String {
-    text.lines().next().unwrap_or("").trim().to_string()
+    let line = text.lines().next().unwrap_or("").trim();
+    let line = line.strip_prefix("error:").unwrap_or(line).trim_start();
+    let without = line
+        .strip_prefix("line ")
+        .and_then(|rest| {
+            let (_, rest) = rest.split_once(" column ")?;
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            rest[digits..].strip_prefix(':')
+        })
+        .map_or(line, str::trim_start);
+    without.to_string()
 }
 
 /// Byte offset of 1-based `line`, `column` (in characters) in `text`.
@@ -289,5 +302,18 @@ mod tests {
         let err = parse(src, &block).unwrap_err();
         assert!(err.message.contains("titel"), "{err:?}");
         assert_eq!(&src[err.offset..err.offset + 5], "titel");
+    }
+
+    #[test]
+    fn messages_carry_no_yaml_block_coordinates() {
+        let src = "---\ntitle: x\nbogus: 1\n---\n# T\n";
+        let err = parse(src, &locate(src).unwrap()).unwrap_err();
+        assert!(
+            err.message.starts_with("unknown field `bogus`"),
+            "{}",
+            err.message
+        );
+        assert!(!err.message.contains("line"), "{}", err.message);
+        assert_eq!(&src[err.offset..err.offset + 5], "bogus");
     }
 }
