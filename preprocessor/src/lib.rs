@@ -21,6 +21,7 @@ pub mod directive;
 pub mod frontmatter;
 pub mod header;
 pub mod html;
+pub mod init;
 pub mod inline;
 pub mod inspect;
 pub mod math;

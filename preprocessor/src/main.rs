@@ -28,6 +28,16 @@ enum Command {
         /// The renderer's name, e.g. `html` or `markdown`.
         renderer: String,
     },
+    /// Creates a new course book in DIR (default: the current folder) that `mdbook build`
+    /// builds at once: book.toml, SUMMARY.md, an example chapter, and a GitHub Pages
+    /// workflow. Never overwrites a file.
+    Init {
+        /// The folder for the new book (created when missing).
+        dir: Option<std::path::PathBuf>,
+        /// The book's title.
+        #[arg(long, default_value = "My math course")]
+        title: String,
+    },
     /// Lists the widgets and their parameters (what `:::{widget} NAME` accepts).
     Widgets {
         /// One widget's name; all widgets when left out.
@@ -46,6 +56,25 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Widgets { name }) => widgets(name.as_deref()),
+        Some(Command::Init { dir, title }) => {
+            let dir = dir.unwrap_or_else(|| std::path::PathBuf::from("."));
+            match mdbook_mathcourse::init::init(&dir, &title) {
+                Ok(written) => {
+                    for path in written {
+                        println!("created {}", path.display());
+                    }
+                    println!(
+                        "\nBuild it:  mdbook build {0}\nServe it:  mdbook serve {0} --open",
+                        dir.display()
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(err) => {
+                    eprintln!("error: {err:#}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         None => preprocess(),
     }
 }

@@ -52,6 +52,52 @@ fn widgets_lists_every_widget_and_its_parameters() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("the widgets are: vectors"));
 }
 
+#[test]
+fn init_makes_a_book_that_the_real_mdbook_builds_without_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("course");
+    let out = bin().args(["init"]).arg(&book).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(book.join(".github/workflows/book.yml").exists());
+    let ours = PathBuf::from(env!("CARGO_BIN_EXE_mdbook-mathcourse"));
+    let path = format!(
+        "{}:{}",
+        ours.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let built = Command::new("mdbook")
+        .arg("build")
+        .current_dir(&book)
+        .env("PATH", path)
+        .output()
+        .expect("the real `mdbook` CLI (cargo xtask test installs it: cargo install mdbook --version 0.5.4 --locked)");
+    let stderr = String::from_utf8_lossy(&built.stderr);
+    assert!(built.status.success(), "{stderr}");
+    assert!(
+        !stderr.contains("warning") && !stderr.contains("WARN"),
+        "{stderr}"
+    );
+    let page = std::fs::read_to_string(book.join("book/softmax.html")).unwrap();
+    for part in [
+        "mc-claim",
+        "mc-formula",
+        "mc-check",
+        "data-widget=\"softmax\"",
+        "mc-practice",
+        "<math",
+    ] {
+        assert!(page.contains(part), "{part} missing");
+    }
+    // A second init refuses and writes nothing.
+    let again = bin().args(["init"]).arg(&book).output().unwrap();
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("nothing was written"));
+}
+
 fn run(renderer: &str, chapter: &str) -> (Output, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("src")).unwrap();

@@ -1,0 +1,107 @@
+//! `mdbook-mathcourse init [DIR]`: a new course book that `mdbook build` builds at once.
+//!
+//! Writes `book.toml` (with the preprocessor line), `src/SUMMARY.md`, one example chapter
+//! that uses the main directives, a checked example and a widget, a `.gitignore`, and a
+//! GitHub Pages workflow that installs mdbook and this preprocessor and publishes the
+//! book. It never overwrites: when any of these files exists, nothing is written.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+const CHAPTER: &str = include_str!("init/chapter.md");
+const WORKFLOW: &str = include_str!("init/deploy.yml");
+
+/// The files `init` writes, relative to the book folder, with their contents.
+pub fn files(title: &str) -> Vec<(&'static str, String)> {
+    // TOML basic string: escape backslashes and quotes.
+    let toml_title = title.replace('\\', "\\\\").replace('"', "\\\"");
+    vec![
+        (
+            "book.toml",
+            format!(
+                "[book]\ntitle = \"{toml_title}\"\nsrc = \"src\"\n\n# Typesets the math, renders the course directives and widgets.\n[preprocessor.mathcourse]\n\n[output.html]\n"
+            ),
+        ),
+        (
+            "src/SUMMARY.md",
+            "# Summary\n\n- [Softmax, checked and live](softmax.md)\n".to_string(),
+        ),
+        ("src/softmax.md", CHAPTER.to_string()),
+        (
+            ".gitignore",
+            "# Built by mdbook; mathcourse's cache (its assets folder ignores itself).\n/book/\n/.mathcourse-cache/\n".to_string(),
+        ),
+        (".github/workflows/book.yml", WORKFLOW.to_string()),
+    ]
+}
+
+/// Writes a new book into `dir` (created when missing). Refuses, writing nothing, when
+/// any file it would write is already there. Returns the files written.
+pub fn init(dir: &Path, title: &str) -> Result<Vec<PathBuf>> {
+    let files = files(title);
+    let existing: Vec<String> = files
+        .iter()
+        .filter(|(rel, _)| fs::symlink_metadata(dir.join(rel)).is_ok())
+        .map(|(rel, _)| format!("`{rel}`"))
+        .collect();
+    if !existing.is_empty() {
+        bail!(
+            "{} already has {}; nothing was written\n  help: run `mdbook-mathcourse init` in an empty folder, or name a new one: `mdbook-mathcourse init my-course`",
+            dir.display(),
+            existing.join(", ")
+        );
+    }
+    let mut written = Vec::new();
+    for (rel, text) in files {
+        let path = dir.join(rel);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent)
+                .with_context(|| format!("could not create {}", parent.display()))?;
+        }
+        // `create_new`: never replace a file that appeared meanwhile.
+        fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes()))
+            .with_context(|| format!("could not write {}", path.display()))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_a_book_and_refuses_to_overwrite() {
+        let dir = tempfile::tempdir().unwrap();
+        let book = dir.path().join("course");
+        let written = init(&book, "A \"quoted\" course").unwrap();
+        assert_eq!(written.len(), 5);
+        let toml = fs::read_to_string(book.join("book.toml")).unwrap();
+        assert!(
+            toml.contains("title = \"A \\\"quoted\\\" course\""),
+            "{toml}"
+        );
+        assert!(toml.contains("[preprocessor.mathcourse]"));
+        fs::write(book.join("src/softmax.md"), "mine").unwrap();
+        fs::remove_file(book.join("book.toml")).unwrap();
+        let err = init(&book, "x").unwrap_err().to_string();
+        assert!(
+            err.contains("`src/softmax.md`") && err.contains("nothing was written"),
+            "{err}"
+        );
+        assert!(
+            !book.join("book.toml").exists(),
+            "nothing written when refusing"
+        );
+        assert_eq!(
+            fs::read_to_string(book.join("src/softmax.md")).unwrap(),
+            "mine"
+        );
+    }
+}
