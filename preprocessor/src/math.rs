@@ -286,6 +286,159 @@ pub fn check_limits(tex: &str) -> Result<(), MathError> {
 /// Renders `tex` exactly as KaTeX would (no Markdown escaping); used by the differential test.
 pub fn render_raw(tex: &str, display: bool, options: &MathOptions) -> Result<String, MathError> {
     check_limits(tex)?;
+    if let Some(braced) = brace_sqrt_radicands(tex) {
+        // katex-rs drops the radical's left padding when the radicand is not braced
+        // (`\sqrt 2` draws the sign over the 2); the braced form renders as KaTeX does.
+        // The MathML annotation keeps the author's TeX. On an error, the original is
+        // rendered so that positions point into what the author wrote.
+        if let Ok(html) = render_engine(&braced, display, options) {
+            return Ok(restore_annotation(html, &braced, tex));
+        }
+    }
+    render_engine(tex, display, options)
+}
+
+/// `tex` with every unbraced `\sqrt` radicand (`\sqrt 2`, `\sqrt[3] x`, `\sqrt\alpha`)
+/// wrapped in braces, or `None` when there is none.
+fn brace_sqrt_radicands(tex: &str) -> Option<String> {
+    let mut out = String::with_capacity(tex.len() + 8);
+    let mut changed = false;
+    let mut rest = tex;
+    while let Some(at) = rest.find("\\sqrt") {
+        let after = &rest[at + 5..];
+        out.push_str(&rest[..at + 5]);
+        rest = after;
+        if after.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            continue; // another command, e.g. `\sqrtx`
+        }
+        // Optional index `[...]` (no nesting of brackets in practice).
+        let mut i = after.len() - after.trim_start().len();
+        if after[i..].starts_with('[') {
+            match after[i..].find(']') {
+                Some(close) => i += close + 1,
+                None => continue,
+            }
+        }
+        let ws = after[i..].len() - after[i..].trim_start().len();
+        let arg_start = i + ws;
+        let arg = &after[arg_start..];
+        let len = if arg.starts_with('{') || arg.is_empty() {
+            0
+        } else if let Some(name) = arg.strip_prefix('\\') {
+            let letters = name.bytes().take_while(u8::is_ascii_alphabetic).count();
+            if letters > 0 {
+                1 + letters
+            } else {
+                1 + name.chars().next().map_or(0, char::len_utf8)
+            }
+        } else {
+            arg.chars().next().map_or(0, char::len_utf8)
+        };
+        // A control word that takes arguments would need them too: only single tokens
+        // that are symbols are braced (letters, digits, `\alpha`); others are left as
+        // written.
+        let token = &arg[..len];
+        let simple = len > 0
+            && !matches!(token, "^" | "_" | "&" | "%" | "}" | "#" | "~")
+            && (!token.starts_with('\\') || token.len() == 2 || is_symbol_word(token));
+        if !simple {
+            continue;
+        }
+        out.push_str(&after[..arg_start]);
+        out.push('{');
+        out.push_str(token);
+        out.push('}');
+        rest = &arg[len..];
+        changed = true;
+    }
+    out.push_str(rest);
+    changed.then_some(out)
+}
+
+/// Control words that are single symbols (Greek letters and a few others): braced as a
+/// radicand they mean the same.
+fn is_symbol_word(word: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "alpha",
+        "beta",
+        "gamma",
+        "delta",
+        "epsilon",
+        "varepsilon",
+        "zeta",
+        "eta",
+        "theta",
+        "vartheta",
+        "iota",
+        "kappa",
+        "lambda",
+        "mu",
+        "nu",
+        "xi",
+        "pi",
+        "varpi",
+        "rho",
+        "varrho",
+        "sigma",
+        "varsigma",
+        "tau",
+        "upsilon",
+        "phi",
+        "varphi",
+        "chi",
+        "psi",
+        "omega",
+        "Gamma",
+        "Delta",
+        "Theta",
+        "Lambda",
+        "Xi",
+        "Pi",
+        "Sigma",
+        "Upsilon",
+        "Phi",
+        "Psi",
+        "Omega",
+        "ell",
+        "infty",
+        "hbar",
+        "imath",
+        "jmath",
+        "aleph",
+        "nabla",
+        "partial",
+    ];
+    WORDS.contains(&&word[1..])
+}
+
+/// The engine's HTML for `braced`, with its MathML annotation set back to `original`.
+/// KaTeX escapes `& < > " '` in the annotation; if the annotation is not found exactly,
+/// the HTML is returned as it is.
+fn restore_annotation(html: String, braced: &str, original: &str) -> String {
+    let escape = |t: &str| {
+        t.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+            .replace('\'', "&#x27;")
+    };
+    let needle = format!(
+        "<annotation encoding=\"application/x-tex\">{}</annotation>",
+        escape(braced)
+    );
+    match html.find(&needle) {
+        Some(at) => {
+            let with = format!(
+                "<annotation encoding=\"application/x-tex\">{}</annotation>",
+                escape(original)
+            );
+            format!("{}{with}{}", &html[..at], &html[at + needle.len()..])
+        }
+        None => html,
+    }
+}
+
+fn render_engine(tex: &str, display: bool, options: &MathOptions) -> Result<String, MathError> {
     let result = catch_engine_panic(|| {
         CONTEXT.with(|ctx| {
             let settings = settings(display, options);
@@ -578,5 +731,39 @@ mod tests {
             Err((2, "\\broken".into()))
         );
         assert_eq!(parse_macros_file("\\a b:x\n"), Err((1, "\\a b:x".into())));
+    }
+
+    #[test]
+    fn unbraced_sqrt_radicands_are_braced_and_the_annotation_kept() {
+        assert_eq!(
+            brace_sqrt_radicands("\\sqrt 2").as_deref(),
+            Some("\\sqrt {2}")
+        );
+        assert_eq!(
+            brace_sqrt_radicands("\\sqrt[3] x+\\sqrt\\alpha").as_deref(),
+            Some("\\sqrt[3] {x}+\\sqrt{\\alpha}")
+        );
+        assert_eq!(brace_sqrt_radicands("\\sqrt{2} \\sqrtx"), None);
+        assert_eq!(
+            brace_sqrt_radicands("\\sqrt\\frac12"),
+            None,
+            "a command with arguments is left alone"
+        );
+        assert_eq!(brace_sqrt_radicands("\\sqrt"), None);
+        let o = MathOptions::default();
+        let unbraced = render_raw("\\sqrt 2", false, &o).unwrap();
+        let braced = render_raw("\\sqrt{2}", false, &o).unwrap();
+        assert!(
+            unbraced.contains("<annotation encoding=\"application/x-tex\">\\sqrt 2</annotation>"),
+            "{unbraced}"
+        );
+        assert_eq!(
+            sort_attributes(&unbraced.replace("\\sqrt 2</annotation>", "\\sqrt{2}</annotation>")),
+            sort_attributes(&braced),
+            "drawn exactly as the braced form"
+        );
+        // Errors point into the author's TeX.
+        let err = render_raw("\\sqrt 2 + \\frac{", false, &o).unwrap_err();
+        assert!(err.position.is_some_and(|p| p >= 9), "{err:?}");
     }
 }
