@@ -975,10 +975,16 @@ impl<'a> Normalizer<'a> {
             "\\sym" => return self.sym(),
             "\\nosym" => {
                 self.pos += 1;
+                let start = self.out.len();
                 self.arg(Ctx {
                     opaque: true,
                     locked: true,
                 });
+                // `\nosym` itself is dropped from the output, so its group is nobody's
+                // argument: a symbol right before it may still be wrapped.
+                if let Some(open) = self.out.get_mut(start) {
+                    open.arg_start = false;
+                }
                 return;
             }
             "\\begin" | "\\end" => {
@@ -2729,5 +2735,12 @@ mod tests {
             let input = String::from_utf8_lossy(&bytes).into_owned();
             check_invariants(&input, &pats(&[("x", "x"), ("y", "\u{fffd}")]));
         }
+    }
+
+    #[test]
+    fn a_defined_styled_letter_before_nosym_is_not_undefined() {
+        let t = tag(r"\mathbf{u}\nosym{b}", &pats(&[("vec-u", r"\mathbf{u}")]));
+        assert!(t.undefined.is_empty(), "{:?}", t.undefined);
+        assert_eq!(t.symbols, ["vec-u"]);
     }
 }
