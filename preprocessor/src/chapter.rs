@@ -244,9 +244,19 @@ pub(crate) fn swallowed_code_diagnostic(cx: &Cx, range: Range<usize>) -> Diagnos
 /// The diagnostic for a formula KaTeX rejected.
 pub(crate) fn math_diagnostic(cx: &Cx, span: &MathSpan, err: &MathError) -> Diagnostic {
     let headline = format!("LaTeX error in {}", span.delimiter.describe());
+    // The caret on the offending part when the engine located it in TeX that is a
+    // verbatim slice of the source; otherwise on the whole formula.
+    let at = match (span.tex_offset, err.position) {
+        (Some(offset), Some(pos)) if pos <= span.tex.len() => {
+            let start = offset + floor(&span.tex, pos);
+            let len = err.length.unwrap_or(1).max(1);
+            start..(start + len).min(offset + span.tex.len()).max(start + 1)
+        }
+        _ => span.range.clone(),
+    };
     let d = match cx.book.on_error {
-        OnError::Fail => cx.error(span.range.clone(), headline),
-        OnError::Warn => cx.warning(span.range.clone(), headline),
+        OnError::Fail => cx.error(at, headline),
+        OnError::Warn => cx.warning(at, headline),
     };
     let mut label = err.message.clone();
     if let Some(pos) = err.position {

@@ -107,6 +107,14 @@ impl Directive for Formula {
         context.insert("anchors", &anchors);
         let title = cx.inline(&block.argument, block.argument_span.clone());
         context.insert("title_html", &title);
+        // Where the author's TeX starts in the source, when the YAML value is written
+        // verbatim (plain or quoted without escapes): carets then point into it.
+        let tex_offset = raw.key_spans.get("tex").and_then(|key| {
+            let window = key.end..block.body.start.max(key.end);
+            cx.source[window.clone()]
+                .find(options.tex.as_str())
+                .map(|i| window.start + i)
+        });
         let (tex, legend_html) = if options.inspect.unwrap_or(true) {
             for (sym, control) in &options.controls {
                 let valid = |t: &str| {
@@ -124,7 +132,7 @@ impl Directive for Formula {
                 cx,
                 &options.tex,
                 span_of("tex"),
-                None,
+                tex_offset,
                 &id,
                 &options.controls,
                 &options
@@ -137,7 +145,7 @@ impl Directive for Formula {
         } else {
             (options.tex.clone(), String::new())
         };
-        let math = cx.option_math(&tex, true, span_of("tex"));
+        let math = cx.tagged_math(&tex, &options.tex, true, span_of("tex"), tex_offset);
         context.insert("math_html", &math);
         context.insert("legend_html", &legend_html);
         context.insert("tex", &options.tex);
@@ -225,5 +233,37 @@ mod source_tests {
             errors(":::{formula} F\n---\nstatus: modle\nsource: S\ntex: x\n---\nReading.\n:::\n");
         assert!(text.contains("did you mean `model`?"), "{text}");
         assert!(text.contains("src/t.md:3:9"), "{text}");
+    }
+}
+
+#[cfg(test)]
+mod error_location_tests {
+    use crate::directive::testkit::errors;
+
+    #[test]
+    fn a_latex_error_in_a_card_points_into_the_authors_tex() {
+        let text = errors(
+            ":::{formula} F\n---\ntex: 'a + \\frca{1}{2}'\ninspect: false\n---\nReading.\n:::\n",
+        );
+        assert!(text.contains("src/t.md:3:11"), "{text}");
+        assert!(!text.contains("htmlData"), "{text}");
+        let text = errors(
+            ":::{formula} F\n---\ntex: 'x + \\frca{1}{2}'\nwhere:\n  - {id: x, tex: x, name: x}\n---\nReading.\n:::\n",
+        );
+        assert!(
+            text.contains("src/t.md:3:11"),
+            "tagged formula, author's column: {text}"
+        );
+        assert!(text.contains("character 5"), "{text}");
+        assert!(!text.contains("htmlData"), "{text}");
+    }
+
+    #[test]
+    fn an_undefined_symbol_in_a_card_is_pointed_at() {
+        let text = errors(
+            ":::{formula} F\n---\ntex: 'x + q'\nwhere:\n  - {id: x, tex: x, name: x}\n---\nReading.\n:::\n",
+        );
+        assert!(text.contains("symbol `q`"), "{text}");
+        assert!(text.contains("src/t.md:3:11"), "{text}");
     }
 }

@@ -354,6 +354,51 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// Renders `tagged`, the symbol-tagged form of the author's `author` TeX (written at
+    /// `span`; `tex_offset` is where `author` starts in the source when it is a verbatim
+    /// slice). A LaTeX error is reported against what the author wrote: the author's TeX
+    /// is rendered again for the engine's message and position, and the caret goes on the
+    /// offending part.
+    pub fn tagged_math(
+        &mut self,
+        tagged: &str,
+        author: &str,
+        display: bool,
+        span: Range<usize>,
+        tex_offset: Option<usize>,
+    ) -> String {
+        let key = cache::key(self.fingerprint, display, tagged);
+        let options = self.math_options;
+        match self
+            .pack
+            .get_or_render(&key, || math::render(tagged, display, options))
+        {
+            Ok(html) => html,
+            Err(tagged_err) => {
+                let err = math::render(author, display, options)
+                    .err()
+                    .unwrap_or(tagged_err);
+                let math_span = scan::MathSpan {
+                    range: span,
+                    tex: author.to_string(),
+                    tex_offset,
+                    delimiter: if display {
+                        scan::Delimiter::DoubleDollar
+                    } else {
+                        scan::Delimiter::Dollar
+                    },
+                };
+                let d = crate::chapter::math_diagnostic(self, &math_span, &err);
+                self.diagnostics.push(d);
+                if self.book.on_error == OnError::Warn {
+                    crate::chapter::error_box(&math_span, &err, &self.book.error_color)
+                } else {
+                    String::new()
+                }
+            }
+        }
+    }
+
     /// Reports the commands an author may not write in math (`\href`, `\htmlData`, ...):
     /// KaTeX's trust is granted only to the symbol tags mathcourse emits.
     fn check_commands(&mut self, tex: &str, span: &scan::MathSpan) {
