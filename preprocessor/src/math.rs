@@ -346,14 +346,15 @@ pub fn markdown_safe(html: &str) -> String {
     out
 }
 
-/// Parses a macros file in mdbook-katex's format: one `\name:expansion` per line;
-/// blank lines and lines starting with `%` are skipped. Returns the macros or the
-/// 1-based line number and text of the first malformed line.
+/// Parses a macros file in mdbook-katex's format: one `\name:expansion` per line.
+/// As in mdbook-katex, only lines that start with `\` are macros: every other line
+/// (blank, `% comment`, `# Section heading`, prose) is ignored. Returns the macros or
+/// the 1-based line number and text of the first malformed macro line.
 pub fn parse_macros_file(text: &str) -> Result<BTreeMap<String, String>, (usize, String)> {
     let mut macros = BTreeMap::new();
     for (n, line) in text.lines().enumerate() {
         let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with('%') {
+        if !trimmed.starts_with('\\') {
             continue;
         }
         match trimmed.split_once(':') {
@@ -470,9 +471,15 @@ mod tests {
             .unwrap();
         assert_eq!(m["\\R"], "{\\mathbb{R}}");
         assert_eq!(m["\\norm"], "\\left\\|#1\\right\\|");
+        // Lines that do not start with a backslash are not macros (mdbook-katex's rule).
+        let m = parse_macros_file("# Conventions\n\\F:\\mathbb{F}\n\nnot a macro: here\n  \\G:g\r\n")
+            .unwrap();
+        assert_eq!((m["\\F"].as_str(), m["\\G"].as_str(), m.len()), ("\\mathbb{F}", "g", 2));
+        // A line that starts with a backslash but is no `\name:expansion` is an error.
         assert_eq!(
-            parse_macros_file("\\ok:x\nnot a macro\n"),
-            Err((2, "not a macro".into()))
+            parse_macros_file("\\ok:x\n\\broken\n"),
+            Err((2, "\\broken".into()))
         );
+        assert_eq!(parse_macros_file("\\a b:x\n"), Err((1, "\\a b:x".into())));
     }
 }
