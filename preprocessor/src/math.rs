@@ -472,9 +472,13 @@ mod tests {
         assert_eq!(m["\\R"], "{\\mathbb{R}}");
         assert_eq!(m["\\norm"], "\\left\\|#1\\right\\|");
         // Lines that do not start with a backslash are not macros (mdbook-katex's rule).
-        let m = parse_macros_file("# Conventions\n\\F:\\mathbb{F}\n\nnot a macro: here\n  \\G:g\r\n")
-            .unwrap();
-        assert_eq!((m["\\F"].as_str(), m["\\G"].as_str(), m.len()), ("\\mathbb{F}", "g", 2));
+        let m =
+            parse_macros_file("# Conventions\n\\F:\\mathbb{F}\n\nnot a macro: here\n  \\G:g\r\n")
+                .unwrap();
+        assert_eq!(
+            (m["\\F"].as_str(), m["\\G"].as_str(), m.len()),
+            ("\\mathbb{F}", "g", 2)
+        );
         // A line that starts with a backslash but is no `\name:expansion` is an error.
         assert_eq!(
             parse_macros_file("\\ok:x\n\\broken\n"),
