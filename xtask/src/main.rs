@@ -9,12 +9,16 @@
 //!   "## Widgets" section of BENCHMARKS.md (see [`bench_widgets`]).
 //! - `cargo xtask bench-book`: cold and warm builds of the course book, as the
 //!   "## Course book" section of BENCHMARKS.md (see [`bench_book`]).
+//! - `cargo xtask compat [--debug] [--vs-katex] [BOOK_DIR...]`: real mdbook-katex books
+//!   built with only their header renamed, every formula compared with what mdbook-katex
+//!   typesets (see [`compat`]).
 //! - `cargo xtask wasm [--check]`: build the widget bundle into `theme/widgets/` (see
 //!   [`wasm`]); `--check` fails when the committed bundle is stale.
 
 mod bench;
 mod bench_book;
 mod bench_widgets;
+mod compat;
 mod util;
 mod wasm;
 
@@ -31,6 +35,7 @@ fn main() -> Result<()> {
         Some("wasm") => wasm::run(&args[1..]),
         Some("bench-widgets") => bench_widgets::write(),
         Some("bench-book") => bench_book::run(),
+        Some("compat") => compat::run(&args[1..]),
         _ => {
             eprintln!(
                 "usage: cargo xtask <command>\n\n\
@@ -40,6 +45,8 @@ fn main() -> Result<()> {
                  bench           run the benchmarks and write BENCHMARKS.md\n  \
                  bench-widgets   measure the widget bundle (size, events in Chromium) into BENCHMARKS.md\n  \
                  bench-book      time cold and warm builds of the course book into BENCHMARKS.md\n  \
+                 compat [--debug] [--vs-katex] [BOOK_DIR...]\n                  \
+                 build real mdbook-katex books (default: ../shared/corpus) and compare every formula\n  \
                  wasm [--check]  build the widget bundle into theme/widgets/ (--check: fail if the committed one is stale)"
             );
             bail!("unknown or missing command");
@@ -106,6 +113,8 @@ fn test() -> Result<()> {
         &["build", "--locked", "-p", "mdbook-mathcourse"],
     )?;
     util::build_book_with_debug_binary(&root)?;
+    // Real mdbook-katex books typeset every formula they had (when the corpus is there).
+    compat::test()?;
     eprintln!("xtask: all tests passed");
     Ok(())
 }
