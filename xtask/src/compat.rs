@@ -446,7 +446,8 @@ struct Comparison {
 /// Markdown-unescaped once, both are squashed; reference entries mangled by mdBook
 /// (`?`, or holding `<em>`) are matched by page count only; a missing reference formula
 /// that is a prefix of an unmatched one of ours on the same page (emphasis cut it short)
-/// matches it.
+/// matches it; so does one that differs only by block-quote markers (`>`) mdbook-katex
+/// left inside a multi-line formula.
 fn compare(reference: &[Formula], ours: &[Formula]) -> Comparison {
     let mut mangled: BTreeMap<String, usize> = BTreeMap::new();
     let mut known = Vec::new();
@@ -487,6 +488,22 @@ fn compare(reference: &[Formula], ours: &[Formula]) -> Comparison {
                 && extra[cand] > 0
                 && cand.0 == key.0
                 && cand.2.starts_with(&key.2)
+            {
+                *missing.get_mut(key).unwrap() -= 1;
+                *extra.get_mut(cand).unwrap() -= 1;
+            }
+        }
+    }
+    // mdbook-katex keeps a block quote's `>` markers inside a multi-line formula (and
+    // KaTeX draws them); ours drops them: equal without any `>`, on the same page.
+    let unquoted = |t: &str| t.replace('>', "");
+    for key in &missing_keys {
+        for cand in &extra_keys {
+            while missing[key] > 0
+                && extra[cand] > 0
+                && cand.0 == key.0
+                && key.2.contains('>')
+                && unquoted(&cand.2) == unquoted(&key.2)
             {
                 *missing.get_mut(key).unwrap() -= 1;
                 *extra.get_mut(cand).unwrap() -= 1;
@@ -677,11 +694,14 @@ mod tests {
             f("a.html", false, "x<em>1</em>"),
             f("a.html", true, "y = 1"),
             f("b.html", false, "z"),
+            // A display in a block quote: mdbook-katex kept the markers.
+            f("b.html", true, "> k = 2 >"),
         ];
         let ours = vec![
             f("a.html", false, "\\{0,1\\}"),
             f("a.html", false, "x_1_"),
             f("a.html", true, "y  =  1"),
+            f("b.html", true, "k = 2"),
         ];
         let cmp = compare(&reference, &ours);
         assert_eq!(cmp.missing, vec!["b.html I: z".to_string()]);
