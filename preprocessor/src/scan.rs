@@ -580,7 +580,11 @@ fn find_backslash_math(
             };
             if let Some(end) = finder.find(bytes, i + 2) {
                 let range = i..end + 2;
-                if !protected.overlaps(&range) && in_text(end) {
+                // Dollar math inside means these were escaped brackets around prose
+                // (`\[see $x$\]`), as mdbook-katex books write them.
+                let holds_math =
+                    masked.as_bytes()[range.clone()] != source.as_bytes()[range.clone()];
+                if !protected.overlaps(&range) && in_text(end) && !holds_math {
                     let raw = &source[i + 2..end];
                     let tex = if raw.contains('\n') {
                         strip_container_prefixes(raw, quote_depth(source, i))
@@ -938,6 +942,9 @@ mod tests {
     fn escaped_brackets_in_link_text_are_not_math() {
         let src = "See [\\[Author, 2024\\]](https://example.org) and \\[a^2\\].";
         assert_eq!(texs(src), vec![("a^2".into(), Delimiter::Bracket)]);
+        // Around dollar math they are escaped brackets too.
+        let src = "Noted \\[see $x$ above\\] here.";
+        assert_eq!(texs(src), vec![("x".into(), Delimiter::Dollar)]);
     }
 
     #[test]
