@@ -3,7 +3,8 @@
 //!
 //! A corpus entry is a folder with the book in `book/` and `reference.tsv`: every formula
 //! mdbook-katex 0.10.0 typesets in it (page, `I`/`D`, TeX; see the corpus README). By
-//! default every entry under `../shared/corpus` (beside the repository) is checked.
+//! default every entry under `../shared/corpus` (beside the repository) is checked; a
+//! `BOOK_DIR` argument is one entry, or a corpus folder holding several.
 //! Each book is copied to `target/compat/<name>/`, its `[preprocessor.katex]` header
 //! renamed to `[preprocessor.mathcourse]` (nothing else changes), built with the real
 //! `mdbook` CLI and our binary (release; `--debug`: the debug one), and every typeset
@@ -107,11 +108,18 @@ fn fail_on_missing(results: &[BookResult]) -> Result<()> {
 /// Builds and compares every book; `dirs` empty means the whole default corpus.
 fn check(dirs: &[PathBuf], debug: bool, vs_katex: bool) -> Result<Vec<BookResult>> {
     let root = repo_root();
-    let entries = if dirs.is_empty() {
-        corpus_entries(&default_corpus())?
-    } else {
-        dirs.to_vec()
-    };
+    // A folder with `reference.tsv` is one book; any other folder is a corpus of them.
+    let mut entries = Vec::new();
+    if dirs.is_empty() {
+        entries = corpus_entries(&default_corpus())?;
+    }
+    for dir in dirs {
+        if dir.join("reference.tsv").is_file() {
+            entries.push(dir.clone());
+        } else {
+            entries.extend(corpus_entries(dir)?);
+        }
+    }
     if entries.is_empty() {
         bail!("no corpus entries (folders with book/ and reference.tsv) found");
     }
