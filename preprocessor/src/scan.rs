@@ -14,7 +14,7 @@
 
 use std::ops::Range;
 
-use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 
 /// Which delimiter introduced a formula.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,13 +129,14 @@ pub fn scan(source: &str, start: usize) -> Scan {
 /// Three passes: Markdown finds code and HTML; dollars are paired outside code; then,
 /// with the dollar math masked, `\[...\]` blocks, `\(...\)`, roles.
 pub fn scan_region(source: &str, region: Range<usize>) -> Scan {
-    let (code, html) = code_and_html(source, region.clone());
-    let (mut math, declined) = find_dollar_math(source, region.clone(), &code);
+    let (code, indented, html) = code_and_html(source, region.clone());
+    let (mut math, declined) = find_dollar_math(source, region.clone(), &code, &indented);
     let mut masked = source.as_bytes().to_vec();
     for span in &math {
         masked[span.range.clone()].fill(b'x');
     }
     let mut not_prose = code.0.clone();
+    not_prose.extend(indented.0.iter().cloned());
     not_prose.extend(html);
     let not_prose = Regions::new(not_prose);
     let blocks = mask_display_blocks(source, &mut masked, region.clone(), &not_prose);
@@ -183,15 +184,18 @@ impl Regions {
     }
 }
 
-/// Code (never math: code spans, code blocks, HTML comments, raw-text HTML blocks,
-/// `{{#include}}` links) and all raw HTML, as Markdown sees `source[region]`.
-fn code_and_html(source: &str, region: Range<usize>) -> (Regions, Vec<Range<usize>>) {
+/// Code (never math: code spans, fenced code blocks, HTML comments, raw-text HTML
+/// blocks, `{{#include}}` links), indented code blocks (never math either), and all raw
+/// HTML, as Markdown sees `source[region]`.
+fn code_and_html(source: &str, region: Range<usize>) -> (Regions, Regions, Vec<Range<usize>>) {
     let body = &source[region.clone()];
     let mut code = Vec::new();
+    let mut indented = Vec::new();
     let mut html = Vec::new();
     for (event, range) in Parser::new_ext(body, structure_options()).into_offset_iter() {
         let range = range.start + region.start..range.end + region.start;
         match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Indented)) => indented.push(range),
             Event::Start(Tag::CodeBlock(_)) | Event::Code(_) => code.push(range),
             Event::Start(Tag::HtmlBlock) => {
                 let text = source[range.clone()].trim_start().to_ascii_lowercase();
@@ -223,7 +227,7 @@ fn code_and_html(source: &str, region: Range<usize>) -> (Regions, Vec<Range<usiz
             .into_iter()
             .filter(|r| r.start >= region.start && r.end <= region.end),
     );
-    (Regions::new(code), html)
+    (Regions::new(code), Regions::new(indented), html)
 }
 
 /// Pairs dollars as mdbook-katex does: outside code, `$$` pairs with the next
@@ -234,7 +238,13 @@ fn find_dollar_math(
     source: &str,
     region: Range<usize>,
     code: &Regions,
+    indented: &Regions,
 ) -> (Vec<MathSpan>, Vec<DeclinedPair>) {
+    // Inside `$$...$$`, a blank line followed by an indented TeX line reads as an
+    // indented code block to Markdown; it is TeX (mdbook-katex typesets it).
+    let mut all = code.0.clone();
+    all.extend(indented.0.iter().cloned());
+    let all = Regions::new(all);
     let bytes = &source.as_bytes()[..region.end];
     let blank = blank_line_starts(source, region.clone());
     let mut math = Vec::new();
@@ -242,7 +252,7 @@ fn find_dollar_math(
     let mut i = region.start;
     while let Some(off) = source[i..region.end].find('$') {
         let p = i + off;
-        if let Some(r) = code.containing(p) {
+        if let Some(r) = all.containing(p) {
             i = r.end;
             continue;
         }
@@ -260,7 +270,12 @@ fn find_dollar_math(
             i = p + width;
             continue;
         };
-        let why = if code.overlaps(&(p + width..q)) {
+        let crosses = if width == 2 {
+            code.overlaps(&(p + width..q)) || indented.containing(q).is_some()
+        } else {
+            all.overlaps(&(p + width..q))
+        };
+        let why = if crosses {
             Some(Declined::CrossesCode)
         } else if width == 1 {
             prose_dollars(bytes, p, q, &blank)
@@ -881,6 +896,14 @@ mod tests {
                 ("h = 3".into(), Delimiter::DoubleDollar),
             ]
         );
+    }
+
+    #[test]
+    fn indented_lines_after_a_blank_line_inside_a_display_are_tex() {
+        let src = "$$\n\\begin{aligned}\n\n    a &= b\n\\end{aligned}\n$$\n";
+        assert_eq!(texs(src).len(), 1, "{:?}", declined(src));
+        // A display inside an indented code block stays code.
+        assert!(texs("Text\n\n    $$\n    a\n    $$\n").is_empty());
     }
 
     #[test]
