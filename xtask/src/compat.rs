@@ -645,9 +645,17 @@ fn table(results: &[BookResult], debug: bool, vs_katex: bool) -> String {
          the formulas mdbook-katex typesets in it; *missing*: typeset by mdbook-katex, not by us; \
          *extra*: typeset by us only (math mdbook-katex skips, e.g. after an unmatched backtick, \
          or brought in by `{{{{#include}}}}` after it ran); *warnings*: ours, each a located \
-         `$...$` kept as text.\n\n",
+         `$...$` kept as text. With `--vs-katex`: medians of {ROUNDS} interleaved rounds, \
+         *cold* a fresh copy, *warm* the same after appending one formula to one chapter. \
+         Load average at the end: {}.\n\n",
         mdbook.trim(),
-        if debug { "debug" } else { "release" }
+        if debug { "debug" } else { "release" },
+        fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     if vs_katex {
         s.push_str("| book | reference | ours | missing | extra | warnings | our build (s) | cold: ours / mdbook-katex (s) | warm: ours / mdbook-katex (s) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
