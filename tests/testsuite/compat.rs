@@ -90,5 +90,11 @@ fn included_math_is_typeset_in_either_preprocessor_order() {
         );
         let main = test.main_of("included.html");
         assert!(!main.contains("{{#include"), "{main}");
+        // An escaped link is left for mdBook to unescape, never expanded.
+        let prose = test.main_of("prose.html");
+        assert!(
+            prose.contains("An escaped link stays text: {{#include parts/shared.md}}"),
+            "{prose}"
+        );
     }
 }
