@@ -110,6 +110,9 @@ pub struct Scan {
     pub declined: Vec<DeclinedPair>,
     /// MyST roles such as {eq}`eq-softmax`.
     pub roles: Vec<RoleSpan>,
+    /// Formulas inside HTML comments: invisible, typeset as mdbook-katex does (a
+    /// commented-out paragraph keeps the same HTML), their errors not reported.
+    pub commented: Vec<MathSpan>,
 }
 
 /// Finds every formula in `source[start..]` (the part after any front matter).
@@ -129,8 +132,19 @@ pub fn scan(source: &str, start: usize) -> Scan {
 /// Three passes: Markdown finds code and HTML; dollars are paired outside code; then,
 /// with the dollar math masked, `\[...\]` blocks, `\(...\)`, roles.
 pub fn scan_region(source: &str, region: Range<usize>) -> Scan {
-    let (code, indented, html) = code_and_html(source, region.clone());
+    let Layout {
+        code,
+        indented,
+        html,
+        comments,
+    } = code_and_html(source, region.clone());
     let (mut math, declined) = find_dollar_math(source, region.clone(), &code, &indented);
+    // mdbook-katex typesets math inside HTML comments too (invisible either way).
+    let none = Regions::default();
+    let commented = comments
+        .into_iter()
+        .flat_map(|c| find_dollar_math(source, c, &none, &none).0)
+        .collect();
     let mut masked = source.as_bytes().to_vec();
     for span in &math {
         masked[span.range.clone()].fill(b'x');
@@ -150,6 +164,7 @@ pub fn scan_region(source: &str, region: Range<usize>) -> Scan {
         math,
         declined,
         roles,
+        commented,
     }
 }
 
@@ -187,7 +202,7 @@ impl Regions {
 /// Code (never math: code spans, fenced code blocks, HTML comments, raw-text HTML
 /// blocks, `{{#include}}` links), indented code blocks (never math either), and all raw
 /// HTML, as Markdown sees `source[region]`.
-fn code_and_html(source: &str, region: Range<usize>) -> (Regions, Regions, Vec<Range<usize>>) {
+fn code_and_html(source: &str, region: Range<usize>) -> Layout {
     let body = &source[region.clone()];
     let mut code = Vec::new();
     let mut indented = Vec::new();
@@ -211,6 +226,7 @@ fn code_and_html(source: &str, region: Range<usize>) -> (Regions, Regions, Vec<R
             _ => {}
         }
     }
+    let mut comments = Vec::new();
     for r in &Regions::new(html.clone()).0 {
         let mut from = r.start;
         while let Some(open) = source[from..r.end].find("<!--") {
@@ -219,6 +235,7 @@ fn code_and_html(source: &str, region: Range<usize>) -> (Regions, Regions, Vec<R
                 .find("-->")
                 .map_or(region.end, |e| start + 4 + e + 3);
             code.push(start..end);
+            comments.push(start + 4..end.saturating_sub(3).max(start + 4));
             from = end.min(r.end).max(start + 4);
         }
     }
@@ -227,7 +244,21 @@ fn code_and_html(source: &str, region: Range<usize>) -> (Regions, Regions, Vec<R
             .into_iter()
             .filter(|r| r.start >= region.start && r.end <= region.end),
     );
-    (Regions::new(code), Regions::new(indented), html)
+    Layout {
+        code: Regions::new(code),
+        indented: Regions::new(indented),
+        html,
+        comments,
+    }
+}
+
+/// What Markdown says about a stretch of source, for the dollar pass.
+struct Layout {
+    code: Regions,
+    indented: Regions,
+    html: Vec<Range<usize>>,
+    /// The inside of each HTML comment.
+    comments: Vec<Range<usize>>,
 }
 
 /// Pairs dollars as mdbook-katex does: outside code, `$$` pairs with the next
@@ -730,6 +761,10 @@ mod tests {
     fn html_comments_are_skipped() {
         assert!(texs("<!-- $x$ \\(y\\) -->\n\ntext").is_empty());
         assert_eq!(texs("a <!-- $x$ --> $y$").len(), 1);
+        // Kept apart: typeset like mdbook-katex, but never reported.
+        let found = scan("<!-- $x$ and $$y$$ -->\n\ntext", 0);
+        let inside: Vec<&str> = found.commented.iter().map(|s| s.tex.as_str()).collect();
+        assert_eq!(inside, vec!["x", "y"]);
     }
 
     #[test]

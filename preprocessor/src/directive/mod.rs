@@ -249,6 +249,19 @@ impl<'a> Cx<'a> {
                 replacements.push((span.range.clone(), html));
             }
         }
+        // Math in HTML comments, typeset as mdbook-katex does; invisible, so its errors
+        // are not reported (the comment keeps its TeX).
+        for span in &found.commented {
+            let display = span.delimiter.is_display();
+            let key = cache::key(self.fingerprint, display, &span.tex);
+            let options = self.math_options;
+            let rendered = self
+                .pack
+                .get_or_render(&key, || math::render(&span.tex, display, options));
+            if let Ok(html) = rendered {
+                replacements.push((span.range.clone(), html));
+            }
+        }
         for role in &found.roles {
             if let Some(html) = self.role(role) {
                 replacements.push((role.range.clone(), html));
