@@ -383,6 +383,19 @@ mod tests {
     }
 
     #[test]
+    fn math_in_a_comment_cannot_close_the_comment() {
+        // The source cannot hold `-->` inside a comment; the rendered HTML must not either.
+        let out = render(
+            "<!-- $a -\\!->b$ and $\\text{-}\\text{->}$ and $\\verb|-|\\verb|->|$ -->\n\nAfter.\n",
+            OnError::Fail,
+        );
+        assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+        let body = out.content.split_once("<!--").unwrap().1;
+        assert_eq!(body.matches("-->").count(), 1, "{body}");
+        assert!(body.contains("class=\"katex\""), "{body}");
+    }
+
+    #[test]
     fn error_fails_or_warns_with_box() {
         let out = render("Bad $\\frac{1}{2$ here.\n", OnError::Fail);
         assert_eq!(out.diagnostics.len(), 1);
