@@ -88,7 +88,7 @@ pub fn run(target: Target, input: &str, fixture: &Fixture, index: u64) -> usize 
     match target {
         Target::Scan => {
             let found = scan::scan(input, 0);
-            found.math.len() + found.roles.len() + found.suspicious.len()
+            found.math.len() + found.roles.len() + found.declined.len() + found.commented.len()
         }
         Target::Blocks => {
             let mut n = block::misplaced_openers(input, 0..input.len()).len();

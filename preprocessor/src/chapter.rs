@@ -16,7 +16,7 @@ use crate::directive::{Cx, Labels};
 use crate::frontmatter;
 use crate::html;
 use crate::math::{self, MathError, MathOptions};
-use crate::scan::MathSpan;
+use crate::scan::{Declined, DeclinedPair, MathSpan};
 use crate::templates::Templates;
 
 /// Book-wide settings every chapter shares.
@@ -218,27 +218,48 @@ pub fn splice(body: &str, base: usize, replacements: &[(Range<usize>, String)]) 
     out
 }
 
-/// The diagnostic for a `$...$` that looks like TeX but was not accepted as math.
-pub(crate) fn suspicious_diagnostic(cx: &Cx, range: Range<usize>) -> Diagnostic {
-    let text = &cx.source[range.clone()];
-    let unbalanced = text.matches('{').count() != text.matches('}').count();
-    if unbalanced {
-        cx.error(range, "unbalanced braces in math")
-            .with_label("this `$...$` was not typeset: its `{` and `}` do not pair up")
-            .with_hint("every `{` needs a matching `}`; count the braces of this formula")
-    } else {
-        cx.warning(range, "`$...$` was not recognized as math")
-            .with_label("shown as plain text")
-            .with_hint("inline math must not start or end with a space (`$x$`, not `$ x $`); write `\\$` for a literal dollar")
-    }
+/// At most this many kept-as-text dollar pairs are reported one by one per stretch of
+/// Markdown; the rest are counted in one last warning.
+pub(crate) const MAX_DECLINED_SHOWN: usize = 20;
+
+/// The warning for a dollar pair that mdbook-katex would typeset and this build keeps
+/// as text: why, and how to get it typeset (or silence it).
+pub(crate) fn declined_diagnostic(cx: &Cx, pair: &DeclinedPair) -> Diagnostic {
+    let range = pair.range.clone();
+    let (label, hint) = match pair.why {
+        Declined::CloserStartsWord => (
+            "kept as text: the second `$` starts a number or a word, so these read as two prose dollars (a price, a shell variable)",
+            "if this is a formula, put no digit right after its closing `$`, and no space before it when a letter follows; if these are dollar signs, write them `\\$` (`costs \\$5 and \\$10`)",
+        ),
+        Declined::OpenerEndsWord => (
+            "kept as text: the first `$` ends a word and a space follows it, as in `US$ 20`",
+            "if this is a formula, put a space before its opening `$`; if this is a dollar sign, write it `\\$`",
+        ),
+        Declined::BlankLine => (
+            "kept as text: these two dollars are in different paragraphs",
+            "a formula cannot contain a blank line: close it before the paragraph ends, or use `$$...$$`; write a dollar sign as `\\$`",
+        ),
+        Declined::CrossesCode => (
+            "kept as text: a code span, code block or HTML comment lies between these dollars",
+            "a formula cannot contain code; a `$` that is not math must be written `\\$` (e.g. `costs \\$5`)",
+        ),
+    };
+    cx.warning(
+        range,
+        "`$...$` kept as text (mdbook-katex would typeset it as math)",
+    )
+    .with_label(label)
+    .with_hint(hint)
 }
 
-/// The diagnostic for an inline `$...$` that runs across a code span: almost always two
-/// dollar signs of prose (prices) read as math.
-pub(crate) fn swallowed_code_diagnostic(cx: &Cx, range: Range<usize>) -> Diagnostic {
-    cx.warning(range, "`$...$` runs across a code span")
-        .with_label("everything between these dollar signs was typeset as one formula")
-        .with_hint("a `$` that is not math must be written `\\$` (e.g. `costs \\$5`); a formula cannot contain a backtick")
+/// The warning that counts the kept-as-text dollar pairs not reported one by one.
+pub(crate) fn more_declined_diagnostic(cx: &Cx, first: &DeclinedPair, more: usize) -> Diagnostic {
+    cx.warning(
+        first.range.clone(),
+        format!("{more} more `$...$` pairs kept as text from here on"),
+    )
+    .with_label("not reported one by one")
+    .with_hint("write each dollar sign that is not math as `\\$`")
 }
 
 /// The diagnostic for a formula KaTeX rejected.
@@ -361,7 +382,10 @@ mod tests {
         );
         assert_eq!(out.diagnostics.len(), 1, "{:?}", out.diagnostics);
         let text = out.diagnostics[0].render(false);
-        assert!(text.contains("runs across a code span"), "{text}");
+        assert!(text.contains("kept as text"), "{text}");
+        assert!(text.contains("a code span"), "{text}");
+        // Kept as text, not typeset.
+        assert!(!out.content.contains("class=\"katex\""), "{}", out.content);
         let ok = render(
             "It costs \\$10 in total; write `$x$` for math.\n",
             OnError::Fail,
@@ -370,10 +394,49 @@ mod tests {
     }
 
     #[test]
+    fn prose_dollars_warn_once_each_up_to_a_cap() {
+        // `$5 and $` and `$10 for $` (mdbook-katex typesets both) are kept as text.
+        let out = render("It costs $5 and $10 for $n$ items.\n", OnError::Fail);
+        assert_eq!(out.diagnostics.len(), 2, "{:?}", out.diagnostics);
+        let text = out.diagnostics[0].render(false);
+        assert!(text.contains("kept as text"), "{text}");
+        assert!(text.contains("`\\$`"), "{text}");
+        assert_eq!(out.content.matches("class=\"katex\"").count(), 1);
+        // Issue #13: 80,000 of them give a bounded number of warnings.
+        let src = "$a ".repeat(80_000);
+        let out = render(&src, OnError::Fail);
+        assert_eq!(out.diagnostics.len(), MAX_DECLINED_SHOWN + 1);
+        let last = out.diagnostics.last().unwrap();
+        assert_eq!(
+            last.message,
+            format!(
+                "{} more `$...$` pairs kept as text from here on",
+                79_999 - MAX_DECLINED_SHOWN
+            )
+        );
+    }
+
+    #[test]
+    fn math_in_a_comment_cannot_close_the_comment() {
+        // The source cannot hold `-->` inside a comment; the rendered HTML must not either.
+        let out = render(
+            "<!-- $a -\\!->b$ and $\\text{-}\\text{->}$ and $\\verb|-|\\verb|->|$ -->\n\nAfter.\n",
+            OnError::Fail,
+        );
+        assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+        let body = out.content.split_once("<!--").unwrap().1;
+        assert_eq!(body.matches("-->").count(), 1, "{body}");
+        assert!(body.contains("class=\"katex\""), "{body}");
+    }
+
+    #[test]
     fn error_fails_or_warns_with_box() {
         let out = render("Bad $\\frac{1}{2$ here.\n", OnError::Fail);
         assert_eq!(out.diagnostics.len(), 1);
-        assert_eq!(out.diagnostics[0].message, "unbalanced braces in math");
+        // Typeset as mdbook-katex would, so KaTeX's own error is reported, with a hint.
+        let text = out.diagnostics[0].render(false);
+        assert!(text.contains("LaTeX error in inline math"), "{text}");
+        assert!(text.contains("every `{` needs a matching `}`"), "{text}");
 
         let src = "Bad $\\frac{1}{2}\\nope$ here.\n";
         let out = render(src, OnError::Fail);

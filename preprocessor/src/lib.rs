@@ -22,6 +22,7 @@ pub mod frontmatter;
 pub mod header;
 pub mod html;
 pub mod init;
+pub mod include;
 pub mod inline;
 pub mod inspect;
 pub mod math;
@@ -156,9 +157,24 @@ pub fn process(ctx: &PreprocessorContext, book: Book) -> Result<Outcome> {
 
 fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
     let config = Config::from_book(&ctx.config)?;
-    let config_warnings = config.compat_warnings();
+    let mut config_warnings = config.compat_warnings();
     let mut chapters = Vec::new();
     collect_chapters(&mut book.items, &mut chapters);
+    if include::links_run_later(&ctx.config) {
+        // Included math must be typeset too: expand the links `links` would expand later.
+        let src_dir = ctx.root.join(&ctx.config.book.src);
+        let mut skipped = Vec::new();
+        for ch in &mut chapters {
+            let file = src_dir.join(ch.source_path.or(ch.path).cloned().unwrap_or_default());
+            let dir = file.parent().unwrap_or(&src_dir).to_path_buf();
+            if let Some(text) = include::expand(ch.content, &dir, &ctx.root, &mut skipped) {
+                *ch.content = text;
+            }
+        }
+        config_warnings.extend(skipped.into_iter().map(|link| format!(
+            "`{link}` points outside the book, so mathcourse does not read it: its math stays TeX while mathcourse runs before `links` (remove `before = [\"links\"]`)"
+        )));
+    }
     let html = ctx.renderer == "html";
     let src_name = ctx.config.book.src.clone();
     let mut control_warnings = Vec::new();

@@ -1,14 +1,20 @@
 //! Finding math in a chapter's Markdown, with exact byte ranges.
 //!
-//! pulldown-cmark (with its math extension and mdBook's own options) decides what is
-//! prose, code, HTML or math, so `$` inside code spans, code blocks and HTML comments is
-//! never touched, `\$` stays a literal dollar, and a price such as "$5 and $10" is not
-//! math. `\(...\)` and `\[...\]` are found in the source text of prose only.
+//! Dollar math is paired the way mdbook-katex pairs it, so a book switched from it gets
+//! every formula it had: outside code, `$$...$$` and `$...$` pair with the next
+//! unescaped delimiter anywhere (across lines, inside raw HTML, with spaces inside), and
+//! `\$` is a literal dollar. On top of that, Markdown decides what is code: code spans,
+//! code blocks (fenced or indented), HTML comments and raw `<script>`, `<style>`, `<pre>`
+//! blocks are never math. A pair that looks like two prose dollars (a price, a shell
+//! variable) is kept as text and reported ([`Declined`]), never silently dropped.
+//! `\(...\)` and `\[...\]` are found in prose text only.
 //! Everything outside the returned ranges reaches mdBook byte for byte.
+//!
+//! Every pass is linear (or `n log n`) in the size of the text, whatever it contains.
 
 use std::ops::Range;
 
-use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 
 /// Which delimiter introduced a formula.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,8 +59,38 @@ pub struct MathSpan {
     pub delimiter: Delimiter,
 }
 
+/// Why a pair of dollars that mdbook-katex would typeset is kept as text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Declined {
+    /// The closing `$` starts a number (`$5 and $10`) or, after a space, a word
+    /// (`$HOME and $PATH`): two prose dollars, not a formula.
+    CloserStartsWord,
+    /// The opening `$` ends a word and a space follows (`US$ 20`).
+    OpenerEndsWord,
+    /// A blank line lies between the two dollars: they are in different paragraphs.
+    BlankLine,
+    /// A code span, code block, HTML comment or `{{#include}}` lies between the two
+    /// dollars.
+    CrossesCode,
+}
+
+/// A `$...$` (or `$$...$$`) pair that is kept as text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeclinedPair {
+    /// Both dollars and what lies between.
+    pub range: Range<usize>,
+    /// Why it is not typeset.
+    pub why: Declined,
+}
+
 /// The Markdown options mdBook 0.5 renders with, plus math.
 pub fn markdown_options() -> Options {
+    structure_options() | Options::ENABLE_MATH
+}
+
+/// The Markdown options mdBook 0.5 renders with (no math: mdBook does not parse it, and
+/// dollars are paired by this module).
+fn structure_options() -> Options {
     Options::ENABLE_TABLES
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_STRIKETHROUGH
@@ -62,7 +98,6 @@ pub fn markdown_options() -> Options {
         | Options::ENABLE_HEADING_ATTRIBUTES
         | Options::ENABLE_DEFINITION_LIST
         | Options::ENABLE_GFM
-        | Options::ENABLE_MATH
 }
 
 /// What scanning a chapter found.
@@ -70,11 +105,14 @@ pub fn markdown_options() -> Options {
 pub struct Scan {
     /// Formulas, sorted, non-overlapping.
     pub math: Vec<MathSpan>,
-    /// `$...$` runs left in prose that look like TeX but are not math (usually
-    /// unbalanced braces, which Markdown's math rules reject): reported, never dropped.
-    pub suspicious: Vec<Range<usize>>,
+    /// Dollar pairs mdbook-katex would typeset that are kept as text, in source order:
+    /// reported, never dropped silently.
+    pub declined: Vec<DeclinedPair>,
     /// MyST roles such as {eq}`eq-softmax`.
     pub roles: Vec<RoleSpan>,
+    /// Formulas inside HTML comments: invisible, typeset as mdbook-katex does (a
+    /// commented-out paragraph keeps the same HTML), their errors not reported.
+    pub commented: Vec<MathSpan>,
 }
 
 /// Finds every formula in `source[start..]` (the part after any front matter).
@@ -83,156 +121,407 @@ pub fn find_math(source: &str, start: usize) -> Vec<MathSpan> {
     scan(source, start).math
 }
 
-/// Like [`find_math`], and also reports TeX-looking `$` runs that are not math.
+/// Like [`find_math`], and also reports dollar pairs kept as text.
 pub fn scan(source: &str, start: usize) -> Scan {
     scan_region(source, start..source.len())
 }
 
 /// Scans `source[region]` as a Markdown document of its own (a chapter, or the body of
 /// a directive). Ranges are relative to `source`.
+///
+/// Three passes: Markdown finds code and HTML; dollars are paired outside code; then,
+/// with the dollar math masked, `\[...\]` blocks, `\(...\)`, roles.
 pub fn scan_region(source: &str, region: Range<usize>) -> Scan {
-    let (masked, blocks) = mask_display_blocks(source, region.clone());
-    let mut scan = scan_inline(&masked, source, region);
-    // The masked blocks come back from pulldown-cmark as `$$x…x$$` display math; give
-    // them their real TeX.
-    for span in &mut scan.math {
-        if let Some(block) = blocks.iter().find(|b| b.range == span.range) {
-            *span = block.clone();
-        }
+    let Layout {
+        code,
+        indented,
+        html,
+        comments,
+    } = code_and_html(source, region.clone());
+    let (mut math, declined) = find_dollar_math(source, region.clone(), &code, &indented);
+    // mdbook-katex typesets math inside HTML comments too (invisible either way).
+    let none = Regions::default();
+    let commented = comments
+        .into_iter()
+        .flat_map(|c| find_dollar_math(source, c, &none, &none).0)
+        .collect();
+    let mut masked = source.as_bytes().to_vec();
+    for span in &math {
+        masked[span.range.clone()].fill(b'x');
     }
-    scan
+    let mut not_prose = code.0.clone();
+    not_prose.extend(indented.0.iter().cloned());
+    not_prose.extend(html);
+    let not_prose = Regions::new(not_prose);
+    let blocks = mask_display_blocks(source, &mut masked, region.clone(), &not_prose);
+    // Only ASCII bytes were written over whole characters' bytes, so this is valid UTF-8.
+    let masked = String::from_utf8(masked).unwrap_or_else(|_| source.to_string());
+    let (backslash, roles) = scan_inline(&masked, source, region);
+    math.extend(blocks);
+    math.extend(backslash);
+    math.sort_by_key(|s| s.range.start);
+    Scan {
+        math,
+        declined,
+        roles,
+        commented,
+    }
 }
 
-/// Display blocks that start on their own line (`$$` or `\[` after optional
-/// indentation and `>` markers) and close within the same paragraph. They are found
-/// before Markdown parsing so that TeX lines starting with `=`, `-`, `+` or `#` are not
-/// read as headings or list items; code blocks and HTML are respected.
-fn mask_display_blocks(source: &str, region: Range<usize>) -> (String, Vec<MathSpan>) {
-    let start = region.start;
+/// Sorted, merged byte ranges with logarithmic lookups.
+#[derive(Debug, Clone, Default)]
+struct Regions(Vec<Range<usize>>);
+
+impl Regions {
+    fn new(mut ranges: Vec<Range<usize>>) -> Regions {
+        ranges.retain(|r| !r.is_empty());
+        ranges.sort_by_key(|r| r.start);
+        let mut merged: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
+        for r in ranges {
+            match merged.last_mut() {
+                Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+                _ => merged.push(r),
+            }
+        }
+        Regions(merged)
+    }
+
+    /// The region that contains `pos`.
+    fn containing(&self, pos: usize) -> Option<&Range<usize>> {
+        let i = self.0.partition_point(|r| r.end <= pos);
+        self.0.get(i).filter(|r| r.start <= pos)
+    }
+
+    /// True when some region overlaps `range`.
+    fn overlaps(&self, range: &Range<usize>) -> bool {
+        let i = self.0.partition_point(|r| r.end <= range.start);
+        self.0.get(i).is_some_and(|r| r.start < range.end)
+    }
+}
+
+/// Code (never math: code spans, fenced code blocks, HTML comments, raw-text HTML
+/// blocks, `{{#include}}` links), indented code blocks (never math either), and all raw
+/// HTML, as Markdown sees `source[region]`.
+fn code_and_html(source: &str, region: Range<usize>) -> Layout {
     let body = &source[region.clone()];
-    let mut protected = Vec::new();
-    for (event, range) in Parser::new_ext(body, markdown_options()).into_offset_iter() {
+    let mut code = Vec::new();
+    let mut indented = Vec::new();
+    let mut html = Vec::new();
+    for (event, range) in Parser::new_ext(body, structure_options()).into_offset_iter() {
+        let range = range.start + region.start..range.end + region.start;
         match event {
-            Event::Start(Tag::CodeBlock(_))
-            | Event::Html(_)
-            | Event::InlineHtml(_)
-            | Event::Code(_) => protected.push(range.start + start..range.end + start),
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Indented)) => indented.push(range),
+            Event::Start(Tag::CodeBlock(_)) | Event::Code(_) => code.push(range),
+            Event::Start(Tag::HtmlBlock) => {
+                let text = source[range.clone()].trim_start().to_ascii_lowercase();
+                if ["<script", "<style", "<pre", "<textarea"]
+                    .iter()
+                    .any(|t| text.starts_with(t))
+                {
+                    code.push(range.clone());
+                }
+                html.push(range);
+            }
+            Event::InlineHtml(_) => html.push(range),
             _ => {}
         }
     }
-    let bytes = source.as_bytes();
-    let mut masked = source.as_bytes().to_vec();
-    let mut blocks = Vec::new();
-    let mut line_start = start;
-    while line_start < source.len() {
-        let line_end = source[line_start..]
-            .find('\n')
-            .map_or(source.len(), |i| line_start + i);
-        let mut p = line_start;
-        while p < line_end && matches!(bytes[p], b' ' | b'\t' | b'>') {
-            p += 1;
+    let mut comments = Vec::new();
+    for r in &Regions::new(html.clone()).0 {
+        let mut from = r.start;
+        while let Some(open) = source[from..r.end].find("<!--") {
+            let start = from + open;
+            let end = source[start + 4..region.end]
+                .find("-->")
+                .map_or(region.end, |e| start + 4 + e + 3);
+            code.push(start..end);
+            comments.push(start + 4..end.saturating_sub(3).max(start + 4));
+            from = end.min(r.end).max(start + 4);
         }
-        let opener: Option<(&[u8], Delimiter)> = if source[p..line_end].starts_with("$$") {
-            Some((b"$$", Delimiter::DoubleDollar))
-        } else if source[p..line_end].starts_with("\\[") && !escaped(bytes, p) {
-            Some((b"\\]", Delimiter::Bracket))
+    }
+    code.extend(
+        include_ranges(source)
+            .into_iter()
+            .filter(|r| r.start >= region.start && r.end <= region.end),
+    );
+    Layout {
+        code: Regions::new(code),
+        indented: Regions::new(indented),
+        html,
+        comments,
+    }
+}
+
+/// What Markdown says about a stretch of source, for the dollar pass.
+struct Layout {
+    code: Regions,
+    indented: Regions,
+    html: Vec<Range<usize>>,
+    /// The inside of each HTML comment.
+    comments: Vec<Range<usize>>,
+}
+
+/// Pairs dollars as mdbook-katex does: outside code, `$$` pairs with the next
+/// unescaped `$$` and `$` with the next unescaped `$`, wherever they are. A pair that
+/// looks like prose dollars is declined, and scanning resumes just after its opening
+/// dollar (so `$5 and $10 for $x$` still typesets `$x$`).
+fn find_dollar_math(
+    source: &str,
+    region: Range<usize>,
+    code: &Regions,
+    indented: &Regions,
+) -> (Vec<MathSpan>, Vec<DeclinedPair>) {
+    // Inside `$$...$$`, a blank line followed by an indented TeX line reads as an
+    // indented code block to Markdown; it is TeX (mdbook-katex typesets it).
+    let mut all = code.0.clone();
+    all.extend(indented.0.iter().cloned());
+    let all = Regions::new(all);
+    let bytes = &source.as_bytes()[..region.end];
+    let blank = blank_line_starts(source, region.clone());
+    let mut math = Vec::new();
+    let mut declined = Vec::new();
+    let mut i = region.start;
+    while let Some(off) = source[i..region.end].find('$') {
+        let p = i + off;
+        if let Some(r) = all.containing(p) {
+            i = r.end;
+            continue;
+        }
+        if escaped(bytes, p) {
+            i = p + 1;
+            continue;
+        }
+        let width = if bytes.get(p + 1) == Some(&b'$') {
+            2
+        } else {
+            1
+        };
+        let Some(q) = dollar_close(source, p + width, region.end, width) else {
+            // mdbook-katex stops here; nothing after this dollar pairs.
+            i = p + width;
+            continue;
+        };
+        let crosses = if width == 2 {
+            code.overlaps(&(p + width..q)) || indented.containing(q).is_some()
+        } else {
+            all.overlaps(&(p + width..q))
+        };
+        let why = if crosses {
+            Some(Declined::CrossesCode)
+        } else if width == 1 {
+            prose_dollars(bytes, p, q, &blank)
         } else {
             None
         };
-        let mut next = line_end + 1;
-        if let Some((close, delimiter)) = opener {
-            if !protected.iter().any(|r: &Range<usize>| r.contains(&p)) {
-                if let Some(end) = find_block_close(&bytes[..region.end], p + 2, close) {
-                    let range = p..end + 2;
-                    if !protected.iter().any(|r| overlaps(r, &range))
-                        && source[p + 2..end].contains('\n')
-                    {
-                        let raw = &source[p + 2..end];
-                        let tex = strip_container_prefixes(raw);
-                        let tex_offset = (tex == raw).then_some(p + 2);
-                        for b in &mut masked[p + 2..end] {
-                            *b = b'x';
-                        }
-                        masked[p] = b'$';
-                        masked[p + 1] = b'$';
-                        masked[end] = b'$';
-                        masked[end + 1] = b'$';
-                        blocks.push(MathSpan {
-                            range: range.clone(),
-                            tex,
-                            tex_offset,
-                            delimiter,
-                        });
-                        let after = source[end..].find('\n').map_or(source.len(), |i| end + i);
-                        next = after + 1;
-                    }
-                }
+        match why {
+            Some(why) => {
+                declined.push(DeclinedPair {
+                    range: p..q + width,
+                    why,
+                });
+                i = p + width;
+            }
+            None => {
+                math.push(dollar_span(source, p, q, width));
+                i = q + width;
             }
         }
-        line_start = next;
     }
-    // Only ASCII bytes were written over whole characters' bytes, so this is valid UTF-8.
-    let masked = String::from_utf8(masked).unwrap_or_else(|_| source.to_string());
-    (masked, blocks)
+    (math, declined)
 }
 
-/// Finds the closing delimiter of a display block: not across a blank line.
-fn find_block_close(bytes: &[u8], from: usize, close: &[u8]) -> Option<usize> {
-    let mut j = from;
-    while j + 1 < bytes.len() {
-        if bytes[j] == b'\n' {
-            let rest = &bytes[j + 1..];
-            let line_end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
-            if rest[..line_end]
-                .iter()
-                .all(|&b| matches!(b, b' ' | b'\t' | b'>' | b'\r'))
-            {
-                return None;
-            }
+/// The next unescaped `$` (or `$$`) at or after `from`, as mdbook-katex finds it.
+fn dollar_close(source: &str, mut from: usize, end: usize, width: usize) -> Option<usize> {
+    let close = if width == 2 { "$$" } else { "$" };
+    loop {
+        let q = from + source[from..end].find(close)?;
+        if !escaped(source.as_bytes(), q) {
+            return Some(q);
         }
-        if &bytes[j..j + 2] == close && !escaped(bytes, j) {
-            return Some(j);
-        }
-        j += 1;
+        from = q + width;
+    }
+}
+
+/// Why an inline pair `bytes[p] .. bytes[q]` reads as two prose dollars, if it does.
+fn prose_dollars(bytes: &[u8], p: usize, q: usize, blank: &[usize]) -> Option<Declined> {
+    let i = blank.partition_point(|&b| b <= p);
+    if blank.get(i).is_some_and(|&b| b < q) {
+        return Some(Declined::BlankLine);
+    }
+    let before_open = p.checked_sub(1).map(|k| bytes[k]);
+    if before_open.is_some_and(|c| c.is_ascii_alphanumeric()) && bytes[p + 1].is_ascii_whitespace()
+    {
+        return Some(Declined::OpenerEndsWord);
+    }
+    let after_close = bytes.get(q + 1).copied();
+    if after_close.is_some_and(|c| c.is_ascii_digit())
+        || (bytes[q - 1].is_ascii_whitespace()
+            && after_close.is_some_and(|c| c.is_ascii_alphabetic()))
+    {
+        return Some(Declined::CloserStartsWord);
     }
     None
 }
 
-fn scan_inline(masked: &str, source: &str, region: Range<usize>) -> Scan {
+/// Where each blank line of `source[region]` starts (a line of only spaces, tabs and
+/// `>` markers: a paragraph break, also inside a block quote).
+fn blank_line_starts(source: &str, region: Range<usize>) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut line_start = region.start;
+    for line in source[region].split_inclusive('\n') {
+        if line.ends_with('\n')
+            && line
+                .bytes()
+                .all(|b| matches!(b, b' ' | b'\t' | b'>' | b'\r' | b'\n'))
+        {
+            out.push(line_start);
+        }
+        line_start += line.len();
+    }
+    out
+}
+
+/// The formula of a dollar pair opening at `p` and closing at `q`.
+fn dollar_span(source: &str, p: usize, q: usize, width: usize) -> MathSpan {
+    let raw = &source[p + width..q];
+    let tex = if raw.contains('\n') {
+        strip_container_prefixes(raw, quote_depth(source, p))
+    } else {
+        raw.to_string()
+    };
+    MathSpan {
+        range: p..q + width,
+        tex_offset: (tex == raw).then_some(p + width),
+        tex,
+        delimiter: if width == 2 {
+            Delimiter::DoubleDollar
+        } else {
+            Delimiter::Dollar
+        },
+    }
+}
+
+/// How many block-quote markers (`>`) start the line that holds byte `pos`.
+fn quote_depth(source: &str, pos: usize) -> usize {
+    let line_start = source[..pos].rfind('\n').map_or(0, |i| i + 1);
+    source[line_start..pos]
+        .bytes()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'>'))
+        .filter(|&b| b == b'>')
+        .count()
+}
+
+/// Display blocks `\[ ... \]` that start on their own line (after optional
+/// indentation and `>` markers) and close within the same paragraph. They are found
+/// before Markdown parsing so that TeX lines starting with `=`, `-`, `+` or `#` are not
+/// read as headings or list items; code and HTML are respected. Masks them in `masked`.
+fn mask_display_blocks(
+    source: &str,
+    masked: &mut [u8],
+    region: Range<usize>,
+    not_prose: &Regions,
+) -> Vec<MathSpan> {
+    let bytes = &source.as_bytes()[..region.end];
+    let mut blocks = Vec::new();
+    let mut closer = CloseFinder::new(b"\\]", false);
+    let mut line_start = region.start;
+    while line_start < region.end {
+        let line_end = source[line_start..region.end]
+            .find('\n')
+            .map_or(region.end, |i| line_start + i);
+        let mut p = line_start;
+        while p < line_end && matches!(bytes[p], b' ' | b'\t' | b'>') {
+            p += 1;
+        }
+        let mut next = line_end + 1;
+        let opens = source[p..line_end].starts_with("\\[")
+            && !escaped(bytes, p)
+            && masked[p] == b'\\'
+            && not_prose.containing(p).is_none();
+        if let Some(end) = opens.then(|| closer.find(bytes, p + 2)).flatten() {
+            let range = p..end + 2;
+            if !not_prose.overlaps(&range) && source[p + 2..end].contains('\n') {
+                let raw = &source[p + 2..end];
+                let tex = strip_container_prefixes(raw, quote_depth(source, p));
+                masked[range.clone()].fill(b'x');
+                blocks.push(MathSpan {
+                    range,
+                    tex_offset: (tex == raw).then_some(p + 2),
+                    tex,
+                    delimiter: Delimiter::Bracket,
+                });
+                next = source[end..region.end]
+                    .find('\n')
+                    .map_or(region.end, |i| end + i)
+                    + 1;
+            }
+        }
+        line_start = next;
+    }
+    blocks
+}
+
+/// Finds the closing `\]` or `\)` of a backslash delimiter: inline math stays on one
+/// line, display math may span lines but not a blank line. Remembers where the last
+/// failed search gave up, so a text with thousands of unclosed openers stays linear.
+struct CloseFinder {
+    close: &'static [u8],
+    inline: bool,
+    /// No unescaped closer lies before this position (since the last failed search).
+    fails_before: usize,
+}
+
+impl CloseFinder {
+    fn new(close: &'static [u8], inline: bool) -> CloseFinder {
+        CloseFinder {
+            close,
+            inline,
+            fails_before: 0,
+        }
+    }
+
+    fn find(&mut self, bytes: &[u8], from: usize) -> Option<usize> {
+        if from < self.fails_before {
+            return None;
+        }
+        let mut j = from;
+        while j + 1 < bytes.len() {
+            if bytes[j] == b'\n' {
+                let rest = &bytes[j + 1..];
+                let line_end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                if self.inline
+                    || rest[..line_end]
+                        .iter()
+                        .all(|&b| matches!(b, b' ' | b'\t' | b'>' | b'\r'))
+                {
+                    self.fails_before = j;
+                    return None;
+                }
+            }
+            if bytes[j..j + 2] == *self.close && !escaped(bytes, j) {
+                return Some(j);
+            }
+            j += 1;
+        }
+        self.fails_before = bytes.len();
+        None
+    }
+}
+
+/// `\(...\)`, `\[...\]` in prose text, and roles, from `masked` (the source with dollar
+/// math and display blocks masked).
+fn scan_inline(masked: &str, source: &str, region: Range<usize>) -> (Vec<MathSpan>, Vec<RoleSpan>) {
     let start = region.start;
     let body = &masked[region.clone()];
     let mut roles = Vec::new();
-    let mut spans = Vec::new();
     let mut text_ranges: Vec<Range<usize>> = Vec::new();
     let mut protected: Vec<Range<usize>> = Vec::new();
     let mut code_block_depth = 0usize;
+    let mut link_depth = 0usize;
 
-    for (event, range) in Parser::new_ext(body, markdown_options()).into_offset_iter() {
+    for (event, range) in Parser::new_ext(body, structure_options()).into_offset_iter() {
         let range = range.start + start..range.end + start;
         match event {
-            Event::InlineMath(tex) | Event::DisplayMath(tex) => {
-                let delimiter = if source[range.clone()].starts_with("$$") {
-                    Delimiter::DoubleDollar
-                } else {
-                    Delimiter::Dollar
-                };
-                let delim_len = if delimiter == Delimiter::DoubleDollar {
-                    2
-                } else {
-                    1
-                };
-                let inner = range.start + delim_len..range.end.saturating_sub(delim_len);
-                let tex_offset = (inner.start <= inner.end
-                    && source.get(inner.clone()) == Some(tex.as_ref()))
-                .then_some(inner.start);
-                protected.push(range.clone());
-                spans.push(MathSpan {
-                    range,
-                    tex: tex.into_string(),
-                    tex_offset,
-                    delimiter,
-                });
-            }
             Event::Start(Tag::CodeBlock(_)) => {
                 code_block_depth += 1;
                 protected.push(range);
@@ -245,25 +534,26 @@ fn scan_inline(masked: &str, source: &str, region: Range<usize>) -> Scan {
                 protected.push(range)
             }
             Event::Html(_) | Event::InlineHtml(_) => protected.push(range),
-            Event::Text(_) if code_block_depth == 0 => text_ranges.push(range),
+            // `[\[Author, 2024\]](url)`: in a link's text, `\[` is an escaped bracket.
+            Event::Start(Tag::Link { .. } | Tag::Image { .. }) => link_depth += 1,
+            Event::End(TagEnd::Link | TagEnd::Image) => link_depth = link_depth.saturating_sub(1),
+            Event::Text(_) if code_block_depth == 0 && link_depth == 0 => text_ranges.push(range),
             _ => {}
         }
     }
-
-    find_backslash_math(source, &text_ranges, &protected, &mut spans);
-    let includes: Vec<Range<usize>> = include_ranges(source)
-        .into_iter()
-        .filter(|r| r.start >= region.start && r.end <= region.end)
-        .collect();
-    spans.retain(|s| !includes.iter().any(|r| overlaps(r, &s.range)));
-    spans.sort_by_key(|s| s.range.start);
-    let mut suspicious = suspicious_dollars(source, &text_ranges);
-    suspicious.retain(|r| !includes.iter().any(|i| overlaps(i, r)));
-    Scan {
-        math: spans,
-        suspicious,
-        roles,
-    }
+    protected.extend(
+        include_ranges(source)
+            .into_iter()
+            .filter(|r| r.start >= region.start && r.end <= region.end),
+    );
+    let spans = find_backslash_math(
+        source,
+        masked,
+        region,
+        &Regions::new(text_ranges),
+        &Regions::new(protected),
+    );
+    (spans, roles)
 }
 
 /// A MyST role: `{name}` immediately followed by a code span.
@@ -300,153 +590,100 @@ fn role_before(source: &str, code: Range<usize>, content: &str) -> Option<RoleSp
     })
 }
 
-/// Finds `$...$` in prose text whose content looks like TeX (a backslash, brace, `^`
-/// or `_`): the author meant math, but Markdown did not accept it as math.
-fn suspicious_dollars(source: &str, text_ranges: &[Range<usize>]) -> Vec<Range<usize>> {
-    let mut merged: Vec<Range<usize>> = Vec::new();
-    for r in text_ranges {
-        match merged.last_mut() {
-            Some(last) if last.end == r.start => last.end = r.end,
-            _ => merged.push(r.clone()),
-        }
-    }
-    let bytes = source.as_bytes();
-    let mut out = Vec::new();
-    for r in merged {
-        let mut i = r.start;
-        while i < r.end {
-            if bytes[i] == b'$'
-                && !escaped(bytes, i)
-                && i + 1 < r.end
-                && !bytes[i + 1].is_ascii_whitespace()
-            {
-                let close = (i + 1..r.end).find(|&j| {
-                    bytes[j] == b'$' && !escaped(bytes, j) && !bytes[j - 1].is_ascii_whitespace()
-                });
-                if let Some(j) = close {
-                    let inner = &source[i + 1..j];
-                    if !inner.contains('\n') && inner.contains(['\\', '{', '}', '^', '_']) {
-                        out.push(i..j + 1);
-                    }
-                    i = j + 1;
-                    continue;
-                }
-            }
-            i += 1;
-        }
-    }
-    out
-}
-
-/// Finds `\(...\)` and `\[...\]` whose delimiters sit in prose text.
+/// Finds `\(...\)` and `\[...\]` whose delimiters sit in prose text of `masked`.
 fn find_backslash_math(
     source: &str,
-    text_ranges: &[Range<usize>],
-    protected: &[Range<usize>],
-    spans: &mut Vec<MathSpan>,
-) {
-    let bytes = source.as_bytes();
-    let in_text = |pos: usize| {
-        text_ranges
-            .iter()
-            .any(|r| r.start <= pos + 1 && pos + 1 < r.end.max(r.start + 1) || r.contains(&pos))
-    };
-    let mut i = 0;
+    masked: &str,
+    region: Range<usize>,
+    text: &Regions,
+    protected: &Regions,
+) -> Vec<MathSpan> {
+    let bytes = &masked.as_bytes()[..region.end];
+    // Markdown reads `\(` as an escaped `(`, so the text event may start one byte later.
+    let in_text = |pos: usize| text.containing(pos).is_some() || text.containing(pos + 1).is_some();
+    let mut inline = CloseFinder::new(b"\\)", true);
+    let mut display = CloseFinder::new(b"\\]", false);
+    let mut spans = Vec::new();
+    let mut i = region.start;
     while i + 1 < bytes.len() {
-        if bytes[i] == b'\\' && (bytes[i + 1] == b'(' || bytes[i + 1] == b'[') && !escaped(bytes, i)
+        let Some(off) = masked[i..region.end].find('\\') else {
+            break;
+        };
+        i += off;
+        if i + 1 >= bytes.len() {
+            break;
+        }
+        let is_display = bytes[i + 1] == b'[';
+        if (is_display || bytes[i + 1] == b'(')
+            && !escaped(bytes, i)
+            && in_text(i)
+            && protected.containing(i).is_none()
         {
-            let display = bytes[i + 1] == b'[';
-            let close: &[u8] = if display { b"\\]" } else { b"\\)" };
-            if in_text(i) && !protected.iter().any(|r| r.contains(&i)) {
-                if let Some(end) = find_close(bytes, i + 2, close, display) {
-                    let range = i..end + 2;
-                    let blocked = protected.iter().any(|r| overlaps(r, &range));
-                    if !blocked && in_text(end) {
-                        let inner = i + 2..end;
-                        let raw = &source[inner.clone()];
-                        let tex = if raw.contains('\n') {
-                            strip_container_prefixes(raw)
+            let finder = if is_display {
+                &mut display
+            } else {
+                &mut inline
+            };
+            if let Some(end) = finder.find(bytes, i + 2) {
+                let range = i..end + 2;
+                // Dollar math inside means these were escaped brackets around prose
+                // (`\[see $x$\]`), as mdbook-katex books write them.
+                let holds_math =
+                    masked.as_bytes()[range.clone()] != source.as_bytes()[range.clone()];
+                if !protected.overlaps(&range) && in_text(end) && !holds_math {
+                    let raw = &source[i + 2..end];
+                    let tex = if raw.contains('\n') {
+                        strip_container_prefixes(raw, quote_depth(source, i))
+                    } else {
+                        raw.to_string()
+                    };
+                    spans.push(MathSpan {
+                        range: range.clone(),
+                        tex_offset: (tex == raw).then_some(i + 2),
+                        tex,
+                        delimiter: if is_display {
+                            Delimiter::Bracket
                         } else {
-                            raw.to_string()
-                        };
-                        let tex_offset = (tex == raw).then_some(inner.start);
-                        spans.push(MathSpan {
-                            range: range.clone(),
-                            tex,
-                            tex_offset,
-                            delimiter: if display {
-                                Delimiter::Bracket
-                            } else {
-                                Delimiter::Paren
-                            },
-                        });
-                        i = range.end;
-                        continue;
-                    }
+                            Delimiter::Paren
+                        },
+                    });
+                    i = range.end;
+                    continue;
                 }
             }
         }
         i += 1;
     }
+    spans
 }
 
 /// True when the byte at `i` is preceded by an odd number of backslashes.
 fn escaped(bytes: &[u8], i: usize) -> bool {
-    let mut n = 0;
-    let mut j = i;
-    while j > 0 && bytes[j - 1] == b'\\' {
-        n += 1;
-        j -= 1;
-    }
-    n % 2 == 1
+    bytes[..i].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1
 }
 
-/// Finds the closing delimiter; inline math stays on one line, display math may
-/// span lines but not a blank line (a paragraph break).
-fn find_close(bytes: &[u8], from: usize, close: &[u8], display: bool) -> Option<usize> {
-    let mut j = from;
-    while j + 1 < bytes.len() {
-        if bytes[j] == b'\n' {
-            if !display {
-                return None;
-            }
-            let rest = &bytes[j + 1..];
-            let line_end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
-            if rest[..line_end]
-                .iter()
-                .all(|&b| matches!(b, b' ' | b'\t' | b'>' | b'\r'))
-            {
-                return None;
-            }
-        }
-        if bytes[j] == b'\\' {
-            if &bytes[j..j + 2] == close && !escaped(bytes, j) {
-                return Some(j);
-            }
-            j += 2;
-            continue;
-        }
-        j += 1;
-    }
-    None
-}
-
-/// Removes block-quote markers and indentation from continuation lines of a
-/// multi-line formula inside a list item or block quote.
-fn strip_container_prefixes(raw: &str) -> String {
+/// Removes indentation and up to `depth` block-quote markers from the continuation
+/// lines of a multi-line formula inside a list item or block quote.
+fn strip_container_prefixes(raw: &str, depth: usize) -> String {
     let mut out = String::with_capacity(raw.len());
     for (n, line) in raw.split('\n').enumerate() {
-        if n == 0 {
-            out.push_str(line);
-        } else {
+        if n > 0 {
             out.push('\n');
-            let trimmed = line.trim_start_matches([' ', '\t']);
-            let mut rest = trimmed;
-            while let Some(r) = rest.strip_prefix('>') {
-                rest = r.strip_prefix(' ').unwrap_or(r);
-            }
-            out.push_str(rest);
         }
+        let mut rest = if n == 0 {
+            line
+        } else {
+            line.trim_start_matches([' ', '\t'])
+        };
+        if n > 0 {
+            for _ in 0..depth {
+                match rest.strip_prefix('>') {
+                    Some(r) => rest = r.trim_start_matches([' ', '\t']),
+                    None => break,
+                }
+            }
+        }
+        out.push_str(rest);
     }
     out
 }
@@ -469,10 +706,6 @@ fn include_ranges(source: &str) -> Vec<Range<usize>> {
         }
     }
     out
-}
-
-fn overlaps(a: &Range<usize>, b: &Range<usize>) -> bool {
-    a.start < b.end && b.start < a.end
 }
 
 #[cfg(test)]
@@ -528,6 +761,10 @@ mod tests {
     fn html_comments_are_skipped() {
         assert!(texs("<!-- $x$ \\(y\\) -->\n\ntext").is_empty());
         assert_eq!(texs("a <!-- $x$ --> $y$").len(), 1);
+        // Kept apart: typeset like mdbook-katex, but never reported.
+        let found = scan("<!-- $x$ and $$y$$ -->\n\ntext", 0);
+        let inside: Vec<&str> = found.commented.iter().map(|s| s.tex.as_str()).collect();
+        assert_eq!(inside, vec!["x", "y"]);
     }
 
     #[test]
@@ -561,12 +798,10 @@ mod tests {
     }
 
     #[test]
-    fn unbalanced_braces_are_suspicious_not_dropped() {
-        let src = "Bad $\\frac{1}{2$ here, price $5 and $10.";
-        let scan = scan(src, 0);
-        assert!(scan.math.is_empty());
-        assert_eq!(scan.suspicious.len(), 1);
-        assert_eq!(&src[scan.suspicious[0].clone()], "$\\frac{1}{2$");
+    fn unbalanced_braces_are_still_math() {
+        // mdbook-katex typesets it (as an error); so do we, and KaTeX's error is located.
+        let src = "Bad $\\frac{1}{2$ here.";
+        assert_eq!(texs(src), vec![("\\frac{1}{2".into(), Delimiter::Dollar)]);
     }
 
     #[test]
@@ -590,7 +825,9 @@ mod tests {
     #[test]
     fn display_block_in_code_fence_is_left_alone() {
         assert!(find_math("```\n$$\na\n=\n$$\n```\n", 0).is_empty());
-        assert!(find_math("<div>\n$$\na\n$$\n</div>\n", 0).is_empty());
+        assert!(find_math("~~~\n$x$\n~~~\n", 0).is_empty());
+        // `\[` is this project's own delimiter: never inside raw HTML.
+        assert!(find_math("<div>\n\\[\na\n\\]\n</div>\n", 0).is_empty());
     }
 
     #[test]
@@ -624,5 +861,191 @@ mod tests {
         let spans = find_math(src, start);
         assert_eq!(spans.len(), 1);
         assert_eq!(&src[spans[0].range.clone()], "$b$");
+    }
+
+    fn declined(src: &str) -> Vec<(String, Declined)> {
+        scan(src, 0)
+            .declined
+            .into_iter()
+            .map(|d| (src[d.range].to_string(), d.why))
+            .collect()
+    }
+
+    #[test]
+    fn dollars_pair_inside_raw_html() {
+        let src = "<table>\n<tr><td>$\\sigma(a_0)$</td><td>$$b$$</td></tr>\n</table>\n";
+        assert_eq!(
+            texs(src),
+            vec![
+                ("\\sigma(a_0)".into(), Delimiter::Dollar),
+                ("b".into(), Delimiter::DoubleDollar)
+            ]
+        );
+        ranges_ok(src);
+    }
+
+    #[test]
+    fn inline_dollar_may_span_lines_and_stays_inline() {
+        let src =
+            "The rule is $\n\\begin{aligned} u &= v \\\\ w &= z \\end{aligned}\n$\nas shown.\n";
+        let found = texs(src);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, Delimiter::Dollar);
+        assert!(found[0].0.contains("\\begin{aligned}"));
+        // Inside a list item the continuation lines lose their indentation.
+        let src = "- first $\n  p = q\n  $ end\n";
+        assert_eq!(texs(src), vec![("\np = q\n".into(), Delimiter::Dollar)]);
+    }
+
+    #[test]
+    fn space_before_closing_dollar_then_display_block() {
+        let src = "- pick $w$ and $u = $\n$$\nu = w^2\n$$\n- next item $k$\n";
+        assert_eq!(
+            texs(src),
+            vec![
+                ("w".into(), Delimiter::Dollar),
+                ("u = ".into(), Delimiter::Dollar),
+                ("\nu = w^2\n".into(), Delimiter::DoubleDollar),
+                ("k".into(), Delimiter::Dollar),
+            ]
+        );
+        assert!(declined(src).is_empty());
+    }
+
+    #[test]
+    fn spaces_inside_dollars_are_math() {
+        assert_eq!(
+            texs("so $ y $ holds"),
+            vec![(" y ".into(), Delimiter::Dollar)]
+        );
+    }
+
+    #[test]
+    fn display_blocks_back_to_back_and_mid_paragraph() {
+        let src = "$$\nf = 1\n$$$$\ng = 2\n$$\nLet $$h = 3$$ so.\n";
+        assert_eq!(
+            texs(src),
+            vec![
+                ("\nf = 1\n".into(), Delimiter::DoubleDollar),
+                ("\ng = 2\n".into(), Delimiter::DoubleDollar),
+                ("h = 3".into(), Delimiter::DoubleDollar),
+            ]
+        );
+    }
+
+    #[test]
+    fn indented_lines_after_a_blank_line_inside_a_display_are_tex() {
+        let src = "$$\n\\begin{aligned}\n\n    a &= b\n\\end{aligned}\n$$\n";
+        assert_eq!(texs(src).len(), 1, "{:?}", declined(src));
+        // A display inside an indented code block stays code.
+        assert!(texs("Text\n\n    $$\n    a\n    $$\n").is_empty());
+    }
+
+    #[test]
+    fn display_block_in_quote_loses_markers_but_tex_keeps_its_own() {
+        assert_eq!(
+            texs("> $$\n> a\n> $$\n"),
+            vec![("\na\n".into(), Delimiter::DoubleDollar)]
+        );
+        // Outside a quote, a TeX line may start with `>` (greater than).
+        assert_eq!(
+            texs("$$\nx\n> y\n$$\n"),
+            vec![("\nx\n> y\n".into(), Delimiter::DoubleDollar)]
+        );
+    }
+
+    #[test]
+    fn prose_dollars_are_kept_as_text_and_reported() {
+        let src = "It costs $5 and $10 today.";
+        assert!(texs(src).is_empty());
+        assert_eq!(
+            declined(src),
+            vec![("$5 and $".into(), Declined::CloserStartsWord)]
+        );
+        let src = "Prices: US$ 20 and US$ 30.";
+        assert!(texs(src).is_empty());
+        assert_eq!(
+            declined(src),
+            vec![("$ 20 and US$".into(), Declined::OpenerEndsWord)]
+        );
+        let src = "Shells expand $HOME and $PATH before running.";
+        assert!(texs(src).is_empty());
+        assert_eq!(declined(src).len(), 1);
+        assert!(texs("The range $5-$9 is sold out.").is_empty());
+        // After a declined pair, scanning resumes: a real formula later is typeset.
+        let src = "It costs $5 and $10 for $n$ items.";
+        assert_eq!(texs(src), vec![("n".into(), Delimiter::Dollar)]);
+        // A lone dollar is plain text, with no warning.
+        assert!(declined("Set $PATH first.").is_empty());
+    }
+
+    #[test]
+    fn pairs_across_paragraphs_or_code_are_kept_as_text() {
+        let src = "It costs $5.\n\nThen $x$ appears.";
+        assert_eq!(texs(src), vec![("x".into(), Delimiter::Dollar)]);
+        assert_eq!(declined(src)[0].1, Declined::BlankLine);
+        let src = "Pay $3 with `$x$`.";
+        assert!(texs(src).is_empty());
+        assert_eq!(declined(src)[0].1, Declined::CrossesCode);
+    }
+
+    #[test]
+    fn raw_text_html_and_comments_are_never_math() {
+        assert!(texs("<script>\nlet a = $b$;\n</script>\n").is_empty());
+        assert!(texs("<pre>\n$x$\n</pre>\n").is_empty());
+        assert!(texs("<div>\n<!-- $x$ -->\n</div>\n").is_empty());
+    }
+
+    #[test]
+    fn escaped_brackets_in_link_text_are_not_math() {
+        let src = "See [\\[Author, 2024\\]](https://example.org) and \\[a^2\\].";
+        assert_eq!(texs(src), vec![("a^2".into(), Delimiter::Bracket)]);
+        // Around dollar math they are escaped brackets too.
+        let src = "Noted \\[see $x$ above\\] here.";
+        assert_eq!(texs(src), vec![("x".into(), Delimiter::Dollar)]);
+    }
+
+    #[test]
+    fn backslash_skips_the_next_byte_like_mdbook_katex() {
+        // `\\` is an escaped backslash, so the dollar after it opens math.
+        assert_eq!(texs("a \\\\$x$ b"), vec![("x".into(), Delimiter::Dollar)]);
+        assert_eq!(
+            texs("$a \\$ b$"),
+            vec![("a \\$ b".into(), Delimiter::Dollar)]
+        );
+    }
+
+    /// Issue #13: 80,000 unclosed-looking `$a ` in one paragraph once took seconds
+    /// (every dollar rescanned the rest of the text). Each one is now looked at once.
+    #[test]
+    fn many_prose_dollars_scan_in_one_pass() {
+        for n in [80_000, 800_000] {
+            let src = "$a ".repeat(n);
+            let found = scan(&src, 0);
+            assert!(found.math.is_empty());
+            // Every dollar but the last pairs with the next and is declined.
+            assert_eq!(found.declined.len(), n - 1);
+            assert!(found
+                .declined
+                .iter()
+                .all(|d| d.why == Declined::CloserStartsWord));
+        }
+    }
+
+    /// Issue #13: 30,000 unclosed `\[x` lines once took seconds (every opener searched
+    /// to the end of the paragraph).
+    #[test]
+    fn many_unclosed_brackets_scan_in_one_pass() {
+        for n in [30_000, 300_000] {
+            let src = "\\[x\n".repeat(n);
+            assert!(find_math(&src, 0).is_empty());
+            let src = "\\(x ".repeat(n);
+            assert!(find_math(&src, 0).is_empty());
+        }
+        // A closer at the very end is still found: it closes the first opener.
+        let src = format!("{}\\[y\\]\n", "\\[x\n".repeat(1000));
+        let found = find_math(&src, 0);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].range, 0..src.len() - 1);
     }
 }

@@ -6,6 +6,7 @@ mod book;
 mod browser;
 mod cache;
 mod check;
+mod compat;
 mod config;
 mod directives;
 mod hardening;

@@ -13,6 +13,9 @@
 //!   warm: time and peak memory per formula (see [`bench_scale`]); also run by `bench`.
 //! - `cargo xtask fuzz [--time SECONDS]`: the stable-Rust fuzzer over the scanner, the
 //!   directive and option parsers, symbol tagging and whole chapters (see [`fuzz`]).
+//! - `cargo xtask compat [--debug] [--vs-katex] [BOOK_DIR...]`: real mdbook-katex books
+//!   built with only their header renamed, every formula compared with what mdbook-katex
+//!   typesets (see [`compat`]).
 //! - `cargo xtask wasm [--check]`: build the widget bundle into `theme/widgets/` (see
 //!   [`wasm`]); `--check` fails when the committed bundle is stale.
 
@@ -22,6 +25,7 @@ mod bench_scale;
 mod bench_widgets;
 mod fuzz;
 mod system;
+mod compat;
 mod util;
 mod wasm;
 
@@ -40,6 +44,7 @@ fn main() -> Result<()> {
         Some("bench-book") => bench_book::run(),
         Some("bench-scale") => bench_scale::run(),
         Some("fuzz") => fuzz::run(&args[1..]),
+        Some("compat") => compat::run(&args[1..]),
         _ => {
             eprintln!(
                 "usage: cargo xtask <command>\n\n\
@@ -51,6 +56,8 @@ fn main() -> Result<()> {
                  bench-book      time cold and warm builds of the course book into BENCHMARKS.md\n  \
                  bench-scale     build generated books of 50/100/200 chapters: time and memory per formula\n  \
                  fuzz [--time S] fuzz the scanner, parsers, tagging and whole chapters (release; --debug)\n  \
+                 compat [--debug] [--vs-katex] [BOOK_DIR...]\n                  \
+                 build real mdbook-katex books (default: ../shared/corpus) and compare every formula\n  \
                  wasm [--check]  build the widget bundle into theme/widgets/ (--check: fail if the committed one is stale)"
             );
             bail!("unknown or missing command");
@@ -122,6 +129,8 @@ fn test() -> Result<()> {
     // A short fuzz run (debug build, already compiled by the tests): no panic, abort,
     // hang or case over 5 s in any target.
     fuzz::run(&["--debug".into(), "--time".into(), "60".into()])?;
+    // Real mdbook-katex books typeset every formula they had (when the corpus is there).
+    compat::test()?;
     eprintln!("xtask: all tests passed");
     Ok(())
 }

@@ -309,18 +309,33 @@ impl<'a> Cx<'a> {
             return crate::chapter::splice(&source[region.clone()], region.start, &replacements);
         }
         let found = scan::scan_region(&source, region.clone());
-        for range in &found.suspicious {
-            let d = crate::chapter::suspicious_diagnostic(self, range.clone());
+        let shown = found.declined.len().min(crate::chapter::MAX_DECLINED_SHOWN);
+        for pair in &found.declined[..shown] {
+            let d = crate::chapter::declined_diagnostic(self, pair);
+            self.diagnostics.push(d);
+        }
+        if let Some(last) = found.declined.get(shown) {
+            let d =
+                crate::chapter::more_declined_diagnostic(self, last, found.declined.len() - shown);
             self.diagnostics.push(d);
         }
         let mut replacements: Vec<(Range<usize>, String)> = Vec::new();
         for span in &found.math {
             let display = span.delimiter.is_display();
-            if span.delimiter == scan::Delimiter::Dollar && span.tex.contains('`') {
-                let d = crate::chapter::swallowed_code_diagnostic(self, span.range.clone());
-                self.diagnostics.push(d);
-            }
             if let Some(html) = self.formula(&span.tex, display, span) {
+                replacements.push((span.range.clone(), html));
+            }
+        }
+        // Math in HTML comments, typeset as mdbook-katex does; invisible, so its errors
+        // are not reported (the comment keeps its TeX).
+        for span in &found.commented {
+            let display = span.delimiter.is_display();
+            let key = cache::key(self.fingerprint, display, &span.tex);
+            let options = self.math_options;
+            let rendered = self
+                .pack
+                .get_or_render(&key, || math::render(&span.tex, display, options));
+            if let Ok(html) = rendered {
                 replacements.push((span.range.clone(), html));
             }
         }
