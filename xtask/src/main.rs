@@ -23,9 +23,9 @@ mod bench;
 mod bench_book;
 mod bench_scale;
 mod bench_widgets;
+mod compat;
 mod fuzz;
 mod system;
-mod compat;
 mod util;
 mod wasm;
 
