@@ -27,10 +27,10 @@ const SLOW: Duration = Duration::from_secs(5);
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = if args.first().map(String::as_str) == Some("worker") {
-        worker(&args[1..])
-    } else {
-        supervise(&args)
+    let result = match args.first().map(String::as_str) {
+        Some("worker") => worker(&args[1..]),
+        Some("file") => run_file(&args[1..]),
+        _ => supervise(&args),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -59,6 +59,28 @@ fn findings_dir() -> PathBuf {
         .map(PathBuf::from)
         .unwrap_or_else(|| repo_root().join("target"));
     target.join("fuzz").join("findings")
+}
+
+/// `file TARGET PATH`: runs one saved input (a finding) and prints how long it took.
+fn run_file(args: &[String]) -> Result<bool, String> {
+    let [target, path] = args else {
+        return Err("usage: file TARGET PATH".into());
+    };
+    let target = Target::from_name(target).ok_or("unknown target")?;
+    let input = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    std::thread::Builder::new()
+        .stack_size(mdbook_mathcourse::RENDER_STACK_BYTES)
+        .spawn(move || {
+            let fixture = targets::Fixture::new();
+            let start = Instant::now();
+            targets::run(target, &input, &fixture, 1);
+            let took = start.elapsed();
+            println!("{} ms", took.as_millis());
+            took <= SLOW
+        })
+        .map_err(|e| e.to_string())?
+        .join()
+        .map_err(|_| "the input panicked".to_string())
 }
 
 // Worker ------------------------------------------------------------------------------

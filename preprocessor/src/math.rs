@@ -448,7 +448,7 @@ fn render_engine(tex: &str, display: bool, options: &MathOptions) -> Result<Stri
     match result {
         Ok(Ok(html)) => Ok(html),
         Ok(Err(err)) => Err(MathError {
-            message: err.kind.to_string(),
+            message: tidy_engine_message(err.kind.to_string()),
             position: err.position(),
             length: err.length(),
             engine_panic: false,
@@ -460,6 +460,27 @@ fn render_engine(tex: &str, display: bool, options: &MathOptions) -> Result<Stri
             engine_panic: true,
         }),
     }
+}
+
+/// The longest engine message shown to an author.
+const MAX_MESSAGE_CHARS: usize = 200;
+
+/// The engine's message, made fit for an author: some katex-rs messages append a debug
+/// dump of the parse tree that repeats the whole formula once per node (a 7 KB formula
+/// gave an 85 MB message, which then took seconds to escape, search and print).
+fn tidy_engine_message(message: String) -> String {
+    let cut = ["OrdGroup(", "ParseNode", "SourceLocation {"]
+        .iter()
+        .filter_map(|marker| message.find(marker))
+        .min();
+    let mut text = match cut {
+        Some(at) => message[..at].trim_end().to_string(),
+        None => message,
+    };
+    if text.chars().count() > MAX_MESSAGE_CHARS {
+        text = text.chars().take(MAX_MESSAGE_CHARS).collect::<String>() + "…";
+    }
+    text
 }
 
 fn settings(display: bool, options: &MathOptions) -> Settings {
@@ -765,5 +786,22 @@ mod tests {
         // Errors point into the author's TeX.
         let err = render_raw("\\sqrt 2 + \\frac{", false, &o).unwrap_err();
         assert!(err.position.is_some_and(|p| p >= 9), "{err:?}");
+    }
+
+    #[test]
+    fn engine_messages_lose_their_parse_tree_dumps() {
+        let o = MathOptions::default();
+        let tex = format!("\\begin{{pmatrix}} 1 \\end{{pmat{}", "x ".repeat(2000));
+        let err = render_raw(&tex, true, &o).unwrap_err();
+        assert!(
+            err.message.chars().count() <= MAX_MESSAGE_CHARS + 1,
+            "{}",
+            err.message.len()
+        );
+        assert!(!err.message.contains("SourceLocation"), "{}", err.message);
+        assert_eq!(
+            tidy_engine_message("Invalid environment nameOrdGroup(ParseNodeOrdGroup { x".into()),
+            "Invalid environment name"
+        );
     }
 }

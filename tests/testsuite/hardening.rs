@@ -425,3 +425,24 @@ fn deep_nesting_in_inspectable_formulas_is_a_located_error() {
     assert!(errors >= 2, "{text}");
     assert!(!text.contains("crashed"), "{text}");
 }
+
+// 10. Found by the fuzzer ------------------------------------------------------------------
+
+#[test]
+fn an_engine_error_with_a_parse_tree_dump_stays_short() {
+    // Found by `cargo xtask fuzz` (chapter target, seed 1, inputs 632195 and 666857): an
+    // unfinished environment name inside a long display made katex-rs put a debug dump of
+    // its parse tree, repeating the formula per node, into the message (85 MB for 7 KB):
+    // 9-12 s to escape and print.
+    let body = ":::{claim} empirical\n".repeat(300);
+    let (text, errors) = chapter(&format!(
+        "# P\n\n$$\n\\theta\\begin{{pmatrix}} 1 & 2 \\end{{pmat{body}\n$$\n"
+    ));
+    assert!(errors >= 1, "{text}");
+    assert!(text.len() < 200_000, "{} bytes of diagnostics", text.len());
+    assert!(
+        !text.contains("SourceLocation"),
+        "{}",
+        &text[..2000.min(text.len())]
+    );
+}
