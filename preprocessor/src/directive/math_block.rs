@@ -42,6 +42,7 @@ impl Directive for MathBlock {
             None => cx.fresh_id("eq"),
         };
         context.insert("id", &id);
+        let author_tex = tex.clone();
         let (tex, legend_html) = if options.inspect {
             let inspected = super::inspectable::inspect(
                 cx,
@@ -55,6 +56,8 @@ impl Directive for MathBlock {
             (tex, String::new())
         };
         let math = cx.option_math(&tex, true, block.body.clone());
+        // The annotation keeps the author's TeX, not the tagged one.
+        let math = crate::math::with_annotation(&math, &author_tex);
         context.insert("math_html", &math);
         context.insert("legend_html", &legend_html);
         cx.template("math", context, Vec::new(), block.opener.clone())
