@@ -33,6 +33,9 @@ pub fn browser_lock() -> MutexGuard<'static, ()> {
 
 /// A static file server for a folder, on 127.0.0.1 with a free port, stopped on drop.
 pub struct Server {
+    /// The URL path the site is served under (`/` or, like a GitHub Pages project site,
+    /// `/name/`).
+    prefix: String,
     /// Where it listens.
     pub addr: SocketAddr,
     stop: Arc<AtomicBool>,
@@ -106,6 +109,14 @@ pub enum Csp {
 impl Server {
     /// Serves `root` with the policy `csp`.
     pub fn start(root: &Path, csp: Csp) -> Server {
+        Server::start_at(root, csp, "/")
+    }
+
+    /// Serves `root` under the URL path `prefix` (such as `/mdbook-mathcourse/`); other
+    /// paths are 404, as on a real project site.
+    pub fn start_at(root: &Path, csp: Csp, prefix: &str) -> Server {
+        let prefix = format!("/{}/", prefix.trim_matches('/')).replace("//", "/");
+        let served = prefix.clone();
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
         let addr = listener.local_addr().unwrap();
         let stop = Arc::new(AtomicBool::new(false));
@@ -118,21 +129,28 @@ impl Server {
                 }
                 let Ok(stream) = conn else { continue };
                 let root = root.clone();
+                let served = served.clone();
                 std::thread::spawn(move || {
-                    let _ = serve_one(stream, &root, csp);
+                    let _ = serve_one(stream, &root, csp, &served);
                 });
             }
         });
         Server {
+            prefix,
             addr,
             stop,
             thread: Some(thread),
         }
     }
 
-    /// `http://127.0.0.1:port/<path>`.
+    /// `http://127.0.0.1:port/<prefix><path>`.
     pub fn url(&self, path: &str) -> String {
-        format!("http://{}/{}", self.addr, path.trim_start_matches('/'))
+        format!(
+            "http://{}{}{}",
+            self.addr,
+            self.prefix,
+            path.trim_start_matches('/')
+        )
     }
 }
 
@@ -146,7 +164,7 @@ impl Drop for Server {
     }
 }
 
-fn serve_one(stream: TcpStream, root: &Path, csp: Csp) -> std::io::Result<()> {
+fn serve_one(stream: TcpStream, root: &Path, csp: Csp, prefix: &str) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut stream = stream;
@@ -163,6 +181,8 @@ fn serve_one(stream: TcpStream, root: &Path, csp: Csp) -> std::io::Result<()> {
     let target = parts.next().unwrap_or("/");
     let path = target.split(['?', '#']).next().unwrap_or("/");
     let path = percent_decode(path);
+    let below_prefix = path.starts_with(prefix) || format!("{path}/") == prefix;
+    let path = path.get(prefix.len()..).unwrap_or("");
     let mut file = root.to_path_buf();
     for seg in path.split('/') {
         if seg.is_empty() || seg == "." || seg == ".." {
@@ -173,7 +193,12 @@ fn serve_one(stream: TcpStream, root: &Path, csp: Csp) -> std::io::Result<()> {
     if file.is_dir() {
         file.push("index.html");
     }
-    let (status, body, ctype) = match std::fs::read(&file) {
+    let read = if below_prefix {
+        std::fs::read(&file)
+    } else {
+        Err(std::io::ErrorKind::NotFound.into())
+    };
+    let (status, body, ctype) = match read {
         Ok(bytes) if method == "GET" || method == "HEAD" => ("200 OK", bytes, content_type(&file)),
         Ok(_) => ("405 Method Not Allowed", Vec::new(), "text/plain"),
         Err(_) => (
@@ -529,12 +554,38 @@ pub fn screenshots_dir() -> PathBuf {
 /// (what the book's chapters are; mdBook's own menu bar and sidebar are not ours);
 /// returns the violations as "rule (impact): targets" lines.
 pub async fn axe(b: &Browser) -> Vec<String> {
+    axe_with(b, "{resultTypes: ['violations']}").await
+}
+
+/// The five themes mdBook ships (the class it puts on `<html>`).
+pub const THEMES: [&str; 5] = ["light", "rust", "coal", "navy", "ayu"];
+
+/// Switches the current page to mdBook theme `theme` (as its theme menu does) and waits
+/// for the styles to apply.
+pub async fn set_theme(b: &Browser, theme: &str) {
+    b.js(
+        "const h = document.documentElement; h.classList.remove('light', 'rust', 'coal', 'navy', 'ayu'); h.classList.add(arguments[0]); return getComputedStyle(document.body).backgroundColor;",
+        vec![serde_json::json!(theme)],
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+}
+
+/// [`axe`] with axe-core run options `options` (a JavaScript object literal), such as
+/// `{runOnly: ['color-contrast']}`.
+pub async fn axe_with(b: &Browser, options: &str) -> Vec<String> {
+    axe_in(b, "{include: [['main']]}", options).await
+}
+
+/// [`axe_with`] on the axe-core context `context` (a JavaScript object literal) instead
+/// of `<main>`.
+pub async fn axe_in(b: &Browser, context: &str, options: &str) -> Vec<String> {
     let source =
         std::fs::read_to_string(crate::tests_dir().join("node_modules/axe-core/axe.min.js"))
             .expect("axe-core is installed by `cargo xtask test` (npm ci in tests/)");
     b.js(&format!("{source}\nreturn true;"), vec![]).await;
     b.js(
-        "window.__axe = null; axe.run({include: [['main']]}, {resultTypes: ['violations']}).then(r => { window.__axe = r.violations.map(v => v.id + ' (' + v.impact + '): ' + v.nodes.map(n => n.target.join(' ')).slice(0, 5).join(', ')); }); return true;",
+        &format!("window.__axe = null; axe.run({context}, {options}).then(r => {{ window.__axe = r.violations.map(v => v.id + ' (' + v.impact + '): ' + v.nodes.map(n => n.target.join(' ')).slice(0, 5).join(', ')); }}).catch(e => {{ window.__axe = String(e).includes('No elements found') ? [] : ['axe-core failed: ' + e]; }}); return true;"),
         vec![],
     )
     .await;

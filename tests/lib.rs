@@ -113,6 +113,15 @@ impl BookTest {
         main_element(&self.output(page))
     }
 
+    /// The `<head>` element of a built page, with the assets tag replaced by
+    /// `[ASSETS-TAG]`.
+    pub fn head_of(&self, page: &str) -> String {
+        let html = self.output(page);
+        let start = html.find("<head>").expect("page has <head>");
+        let end = html.find("</head>").expect("page has </head>");
+        html[start..end].replace(mdbook_mathcourse::assets::tag(), "[ASSETS-TAG]")
+    }
+
     /// Compares the `<main>` of a built page with `expected/<snapshot>` in the fixture.
     pub fn check_main_file(&mut self, page: &str, snapshot: &str) -> &mut Self {
         let actual = self.main_of(page);

@@ -21,12 +21,13 @@
 
   function each(list, fn) { Array.prototype.forEach.call(list, fn); }
 
-  // Text of a node for the live region and tooltip: the MathML of formulas is kept
-  // (readable text), KaTeX's visual duplicate is dropped.
+  // Text of a node for the live region: the MathML of formulas is kept (readable
+  // text), KaTeX's visual duplicate and the TeX source (the MathML annotation) are
+  // dropped, and so are MathML's invisible operators (function application, times).
   function plainText(node) {
     var copy = node.cloneNode(true);
-    each(copy.querySelectorAll(".katex-html"), function (n) { n.parentNode.removeChild(n); });
-    return copy.textContent.replace(/\s+/g, " ").trim();
+    each(copy.querySelectorAll(".katex-html, annotation"), function (n) { n.parentNode.removeChild(n); });
+    return copy.textContent.replace(/[\u2061-\u2064]/g, "").replace(/\s+/g, " ").trim();
   }
 
   function setup(box) {
@@ -91,6 +92,13 @@
       var n = items[id] && items[id].querySelector(cls);
       return n ? plainText(n) : "";
     }
+    // What a screen reader hears for a symbol: its name as read aloud ("theta t plus
+    // one"; the glyph's own text when it has no name), then its meaning.
+    function spoken(id) {
+      var said = part(id, ".mc-where-name, .mc-where-sym > .mc-visually-hidden") || part(id, ".mc-where-glyph");
+      var meaning = part(id, ".mc-where-meaning");
+      return said + (meaning ? ": " + meaning : "");
+    }
     function highlight(id, anchor, announce) {
       clear();
       if (!id || !items[id]) return;
@@ -121,11 +129,7 @@
         tip.style.left = left + "px";
         tip.style.top = (r.bottom - base.top + 6) + "px";
       }
-      if (announce && live) {
-        var meaningText = part(id, ".mc-where-meaning");
-        var said = [part(id, ".mc-where-glyph"), part(id, ".mc-where-name")].filter(Boolean).join(", ");
-        live.textContent = said + (meaningText ? ": " + meaningText : "");
-      }
+      if (announce && live) live.textContent = spoken(id);
     }
 
     // Pointer (mouse hover; touch and pen tap) on the formula.
@@ -208,7 +212,6 @@
       prev.textContent = "← Previous";
       var count = document.createElement("span");
       count.className = "mc-walk-count";
-      count.setAttribute("aria-live", "polite");
       var next = document.createElement("button");
       next.type = "button";
       next.textContent = "Next →";
@@ -217,16 +220,24 @@
       nav.appendChild(next);
       walk.appendChild(nav);
       walk.classList.add("mc-walk-live");
-      var show = function (k) {
+      // At either end the button says so (aria-disabled) but stays focusable: a
+      // disabled button would drop the keyboard focus to the page.
+      var ends = function (b, off) {
+        if (off) b.setAttribute("aria-disabled", "true"); else b.removeAttribute("aria-disabled");
+      };
+      var show = function (k, announce) {
         at = Math.max(0, Math.min(steps.length - 1, k));
         steps.forEach(function (s, j) { s.hidden = j !== at; });
         count.textContent = "Symbol " + (at + 1) + " of " + steps.length;
-        prev.disabled = at === 0;
-        next.disabled = at === steps.length - 1;
-        if (walk.open) highlight(steps[at].getAttribute("data-mc-sym"), null, false);
+        ends(prev, at === 0);
+        ends(next, at === steps.length - 1);
+        var id = steps[at].getAttribute("data-mc-sym");
+        if (walk.open) highlight(id, null, false);
+        // The step's name and meaning, spoken with its place in the walk.
+        if (announce && live) live.textContent = count.textContent + ": " + spoken(id);
       };
-      prev.addEventListener("click", function () { show(at - 1); });
-      next.addEventListener("click", function () { show(at + 1); });
+      prev.addEventListener("click", function () { if (at > 0) show(at - 1, true); });
+      next.addEventListener("click", function () { if (at < steps.length - 1) show(at + 1, true); });
       walk.addEventListener("toggle", function () { if (walk.open) show(at); else clear(); });
       show(0);
     }

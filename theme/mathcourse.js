@@ -55,13 +55,15 @@
     return bundle;
   }
 
+  // A widget that cannot go live says so above the picture, and its controls go
+  // (widgets.css hides them under data-static): nothing dead may look usable.
   function addNote(fig) {
+    fig.setAttribute("data-static", "true");
     if (fig.querySelector(".mc-widget-note")) return;
     var p = document.createElement("p");
     p.className = "mc-widget-note";
     p.textContent = NOTE;
-    var caption = fig.querySelector("figcaption");
-    fig.insertBefore(p, caption);
+    fig.insertBefore(p, fig.firstChild);
   }
 
   function stayStatic(figs, why) {

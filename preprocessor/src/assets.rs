@@ -160,34 +160,13 @@ fn write_if_changed(root: &Path, rel: &str, bytes: &[u8]) -> Result<()> {
     fs::write(&path, bytes).with_context(|| format!("could not write {}", path.display()))
 }
 
-/// `../` repeated once per folder level of a chapter at `chapter_path` (relative to `src/`).
-pub fn path_to_root(chapter_path: &Path) -> String {
-    let depth = chapter_path.components().count().saturating_sub(1);
-    "../".repeat(depth)
-}
-
-/// What the top of every chapter links besides our own stylesheets and scripts.
+/// What every page links besides our own stylesheets and scripts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Head {
     /// KaTeX's stylesheet (false with mdbook-katex's `no-css`).
     pub katex_css: bool,
     /// The reading-progress script (option `reading-progress`).
     pub reading_progress: bool,
-    /// The widget styles and loader (the chapter has a widget).
-    pub widgets: bool,
-}
-
-impl Head {
-    /// These options for a chapter whose rendered HTML is `body`: the widget styles and
-    /// loader only when it has a widget (author text is escaped, so it cannot fake the
-    /// attribute). `inspect.js` stays on every page: besides formulas, it gives code blocks
-    /// that scroll sideways a tab stop.
-    pub fn for_body(self, body: &str) -> Head {
-        Head {
-            widgets: body.contains("data-widget=\""),
-            ..self
-        }
-    }
 }
 
 impl Default for Head {
@@ -195,42 +174,132 @@ impl Default for Head {
         Head {
             katex_css: true,
             reading_progress: true,
-            widgets: true,
         }
     }
 }
 
-/// The tags that link our stylesheets (and scripts), placed at the top of a chapter.
-pub fn head_html(path_to_root: &str, head: Head) -> String {
-    let dir = format!("{path_to_root}{}", relative_dir());
-    let mut out = String::new();
+/// Whether a chapter's rendered HTML has a widget (author text is escaped, so it cannot
+/// fake the attribute).
+pub fn has_widget(body: &str) -> bool {
+    body.contains("data-widget=\"")
+}
+
+/// First and last line of the block we own in the theme's `head.hbs`.
+pub const HEAD_BEGIN: &str =
+    "{{!-- mdbook-mathcourse: begin (rewritten on every build; edit outside this block) --}}";
+/// See [`HEAD_BEGIN`].
+pub const HEAD_END: &str = "{{!-- mdbook-mathcourse: end --}}";
+
+/// The block of `head.hbs` (a handlebars partial mdBook puts in the `<head>` of every
+/// page) that links our stylesheets and scripts.
+///
+/// Asset links live in the page template, not in chapter content: mdBook's print page
+/// concatenates chapters (content links would repeat once per chapter and, from
+/// subfolders, point above the site), and `{{ path_to_root }}` is right on every page,
+/// from `file://` and under a `site-url` prefix alike (the 404 page has a `<base>`).
+/// `widget_pages` are the chapter paths (as mdBook spells them in `path`) that get the
+/// widget styles and loader. The sidebar's `toc.html` gets nothing; the print page gets
+/// the styles only: its widgets stay build-time pictures (`mathcourse.css` hides their
+/// controls there), and neither the symbol walk nor reading progress runs there.
+pub fn head_hbs(head: Head, widget_pages: &[String]) -> String {
+    let dir = format!("{{{{ path_to_root }}}}{}", relative_dir());
+    let css = |file: &str| format!("<link rel=\"stylesheet\" href=\"{dir}/{file}\">\n");
+    let js = |file: &str| format!("<script src=\"{dir}/{file}\" defer></script>\n");
+    let mut out = format!("{HEAD_BEGIN}\n{{{{#unless (eq path \"toc.html\")}}}}\n");
     if head.katex_css {
-        out.push_str(&format!(
-            "<link rel=\"stylesheet\" href=\"{dir}/katex/katex.min.css\">\n"
-        ));
+        out.push_str(&css("katex/katex.min.css"));
     }
-    out.push_str(&format!(
-        "<link rel=\"stylesheet\" href=\"{dir}/mathcourse.css\">\n"
-    ));
-    // Widgets: their styles, and the loader that makes them live (a classic deferred
-    // script; it loads `widgets/` next to itself only when a widget scrolls into view).
-    if head.widgets {
-        out.push_str(&format!(
-            "<link rel=\"stylesheet\" href=\"{dir}/widgets.css\">\n<script src=\"{dir}/mathcourse.js\" defer></script>\n"
-        ));
+    out.push_str(&css("mathcourse.css"));
+    out.push_str("{{#if is_print}}\n<meta name=\"mathcourse-page\" content=\"print\">\n{{/if}}\n");
+    // Page paths become handlebars string literals: one that cannot be written as one
+    // (a quote, a backslash, braces) gives every page the widget files instead.
+    let literal = |p: &String| !p.contains(['"', '\\', '{', '}']);
+    if !widget_pages.is_empty() {
+        if widget_pages.iter().all(literal) {
+            let tests: Vec<String> = widget_pages
+                .iter()
+                .map(|p| format!("(eq path \"{p}\")"))
+                .collect();
+            out.push_str(&format!("{{{{#if (or is_print {})}}}}\n", tests.join(" ")));
+        } else {
+            out.push_str("{{#if true}}\n");
+        }
+        out.push_str(&css("widgets.css"));
+        out.push_str("{{#unless is_print}}\n");
+        out.push_str(&js("mathcourse.js"));
+        out.push_str("{{/unless}}\n{{/if}}\n");
     }
-    // Symbol inspection (hover, focus, the walk) for formulas with a "where" legend, and
-    // a tab stop for code that scrolls sideways: on every page.
+    // With JavaScript off, nothing that needs it may look usable (see nojs.css).
     out.push_str(&format!(
-        "<script src=\"{dir}/inspect.js\" defer></script>\n"
+        "<noscript><link rel=\"stylesheet\" href=\"{dir}/nojs.css\"></noscript>\n"
     ));
+    out.push_str("{{#unless is_print}}\n");
+    // Symbol inspection (hover, focus, the walk) and a tab stop for code that scrolls
+    // sideways: on every page.
+    out.push_str(&js("inspect.js"));
     // "n of m sections read" under the title, kept in the browser.
     if head.reading_progress {
-        out.push_str(&format!(
-            "<script src=\"{dir}/progress.js\" defer></script>\n"
-        ));
+        out.push_str(&js("progress.js"));
     }
+    out.push_str("{{/unless}}\n{{/unless}}\n");
+    out.push_str(HEAD_END);
+    out.push('\n');
     out
+}
+
+/// `existing` (the theme's `head.hbs`, or empty) with our block put in: in place of an
+/// earlier one, else after the author's own lines, which are kept byte for byte.
+pub fn merge_head(existing: &str, block: &str) -> String {
+    let found = existing
+        .find(HEAD_BEGIN)
+        .and_then(|begin| Some((begin, existing[begin..].find(HEAD_END)?)));
+    if let Some((begin, end)) = found {
+        let mut end = begin + end + HEAD_END.len();
+        if existing[end..].starts_with('\n') {
+            end += 1;
+        }
+        return format!("{}{block}{}", &existing[..begin], &existing[end..]);
+    }
+    let mut out = existing.to_string();
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(block);
+    out
+}
+
+/// Puts `block` into `<theme_dir>/head.hbs` (see [`merge_head`]), writing only when the
+/// bytes change. Returns a warning when the theme has its own `index.hbs` that does not
+/// include the `head` partial (then no page would link our files).
+///
+/// `theme_rel` is the theme folder relative to the book `root`; it and its `head.hbs`
+/// must stay inside the book (no absolute path, no `..` out, no link out), and the file
+/// is read with the size limit of every file a build reads.
+pub fn install_head(root: &Path, theme_rel: &Path, block: &str) -> Result<Option<String>> {
+    let option = "the theme folder (`output.html.theme`)";
+    let theme_dir = crate::book_fs::resolve(root, theme_rel, option)?;
+    let rel = theme_rel.join("head.hbs");
+    let path = crate::book_fs::resolve(root, &rel, option)?;
+    let existing = match fs::symlink_metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        _ => crate::book_fs::read_limited(&path, &rel.display().to_string(), option)?,
+    };
+    let merged = merge_head(&existing, block);
+    if merged != existing {
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent)
+                .with_context(|| format!("could not create {}", parent.display()))?;
+        }
+        fs::write(&path, merged).with_context(|| format!("could not write {}", path.display()))?;
+    }
+    let index = theme_dir.join("index.hbs");
+    Ok(match fs::read_to_string(&index) {
+        Ok(text) if !text.contains("{{> head}}") => Some(format!(
+            "{} does not include `{{{{> head}}}}`, so no page links KaTeX's styles or the course scripts; add it inside <head>",
+            index.display()
+        )),
+        _ => None,
+    })
 }
 
 #[cfg(test)]
@@ -275,7 +344,7 @@ mod tests {
                 && loader.contains("\"mathcourse_widgets_bg.wasm\"")
         );
         assert!(!loader.contains("eval(") && !loader.contains("new Function"));
-        let head = head_html("../", Head::default());
+        let head = head_hbs(Head::default(), &["a/w.md".to_string()]);
         assert!(
             head.contains("widgets.css\">") && head.contains("mathcourse.js\" defer></script>"),
             "{head}"
@@ -283,29 +352,80 @@ mod tests {
     }
 
     #[test]
-    fn head_options_choose_katex_css_and_reading_progress() {
-        let all = head_html("", Head::default());
+    fn head_options_choose_katex_css_reading_progress_and_widget_pages() {
+        let all = head_hbs(Head::default(), &["toolkit/softmax.md".to_string()]);
         assert!(all.contains("katex.min.css") && all.contains("/progress.js\" defer></script>"));
-        let none = head_html(
-            "",
+        assert!(all.contains("{{#if (or is_print (eq path \"toolkit/softmax.md\"))}}"));
+        assert!(all.contains("href=\"{{ path_to_root }}mathcourse-assets/"));
+        let none = head_hbs(
             Head {
                 katex_css: false,
                 reading_progress: false,
-                widgets: false,
             },
+            &[],
         );
-        let dir = format!("mathcourse-assets/{}", tag());
+        assert!(!none.contains("katex.min.css") && !none.contains("progress.js"));
+        assert!(!none.contains("widgets.css") && none.contains("inspect.js"));
+        // A path that cannot be a handlebars string literal: widgets on every page.
+        let odd = head_hbs(Head::default(), &["we\"ird.md".to_string()]);
+        assert!(odd.contains("{{#if true}}") && !odd.contains("we\"ird"));
+        assert!(!has_widget(
+            "<p>Text with <code>data-widget=&quot;x&quot;</code></p>"
+        ));
+        assert!(has_widget(
+            "<figure class=\"mc-widget\" data-widget=\"softmax\">"
+        ));
+    }
+
+    #[test]
+    fn head_block_is_added_once_and_replaced_in_place() {
+        let block = head_hbs(Head::default(), &[]);
+        assert_eq!(merge_head("", &block), block);
+        let mine = "<meta name=\"x\" content=\"1\">";
+        let first = merge_head(mine, &block);
+        assert_eq!(first, format!("{mine}\n{block}"));
+        assert_eq!(merge_head(&first, &block), first, "idempotent");
+        let newer = block.replace("inspect.js", "inspect2.js");
+        let second = merge_head(&format!("{first}<!-- after -->\n"), &newer);
+        assert_eq!(second, format!("{mine}\n{newer}<!-- after -->\n"));
+
+        let book = tempfile::tempdir().unwrap();
+        let theme = Path::new("theme");
+        assert_eq!(install_head(book.path(), theme, &block).unwrap(), None);
         assert_eq!(
-            none,
-            format!(
-                "<link rel=\"stylesheet\" href=\"{dir}/mathcourse.css\">\n<script src=\"{dir}/inspect.js\" defer></script>\n"
-            )
+            fs::read_to_string(book.path().join("theme/head.hbs")).unwrap(),
+            block
         );
-        let plain =
-            Head::default().for_body("<p>Text with <code>data-widget=&quot;x&quot;</code></p>");
-        assert!(!plain.widgets && plain.katex_css && plain.reading_progress);
-        let rich = Head::default().for_body("<figure class=\"mc-widget\" data-widget=\"softmax\">");
-        assert!(rich.widgets);
+        fs::write(book.path().join("theme/index.hbs"), "<head></head>").unwrap();
+        let warning = install_head(book.path(), theme, &block).unwrap().unwrap();
+        assert!(warning.contains("{{> head}}"), "{warning}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn head_hbs_is_never_written_outside_the_book() {
+        let block = head_hbs(Head::default(), &[]);
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("head.hbs"), "theirs").unwrap();
+        let book = tempfile::tempdir().unwrap();
+        fs::create_dir_all(book.path().join("theme")).unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("head.hbs"),
+            book.path().join("theme/head.hbs"),
+        )
+        .unwrap();
+        let err = install_head(book.path(), Path::new("theme"), &block).unwrap_err();
+        assert!(format!("{err:#}").contains("outside the book"), "{err:#}");
+        for theme in ["/tmp", "../theme"] {
+            assert!(
+                install_head(book.path(), Path::new(theme), &block).is_err(),
+                "{theme}"
+            );
+        }
+        assert_eq!(
+            fs::read_to_string(outside.path().join("head.hbs")).unwrap(),
+            "theirs"
+        );
     }
 
     #[test]
@@ -439,11 +559,5 @@ mod tests {
         ] {
             assert!(!looks_like_tag(name), "{name}");
         }
-    }
-
-    #[test]
-    fn path_to_root_by_depth() {
-        assert_eq!(path_to_root(Path::new("intro.md")), "");
-        assert_eq!(path_to_root(Path::new("part1/vectors.md")), "../");
     }
 }

@@ -176,18 +176,9 @@ pub fn render_chapter(
     }
     diagnostics.sort_by_key(|d| d.span.start);
 
-    let content = if html {
-        let mut content = crate::assets::head_html(
-            &crate::assets::path_to_root(path),
-            book.head.for_body(&body),
-        );
-        content.push('\n');
-        if !header.is_empty() {
-            content.push_str(&header);
-            content.push('\n');
-        }
-        content.push_str(&body);
-        content
+    // Asset links are in the theme's `head.hbs` (`assets::head_hbs`), not here.
+    let content = if html && !header.is_empty() {
+        header + "\n" + &body
     } else {
         header + &body
     };
@@ -365,8 +356,7 @@ mod tests {
         let src = "# T\n\nCode `$x$` and *emph* $a_1$ end.\n\n```\n$$y$$\n```\n";
         let out = render(src, OnError::Fail);
         assert!(out.diagnostics.is_empty());
-        let body = out.content.split_once("\n\n").unwrap().1;
-        let (before, rest) = body.split_once("<span class=\"katex\">").unwrap();
+        let (before, rest) = out.content.split_once("<span class=\"katex\">").unwrap();
         assert_eq!(before, "# T\n\nCode `$x$` and *emph* ");
         assert!(
             rest.ends_with("</span> end.\n\n```\n$$y$$\n```\n"),
@@ -468,7 +458,8 @@ mod tests {
     }
 
     #[test]
-    fn nested_chapter_links_assets_relatively() {
+    fn chapter_content_links_no_assets() {
+        // They are linked once per page from the theme's head.hbs (assets::head_hbs).
         let out = render_chapter(
             "x",
             Path::new("a/b.md"),
@@ -476,9 +467,7 @@ mod tests {
             &book(OnError::Fail),
             true,
         );
-        assert!(out
-            .content
-            .starts_with("<link rel=\"stylesheet\" href=\"../mathcourse-assets/"));
+        assert_eq!(out.content, "x");
     }
 
     #[test]

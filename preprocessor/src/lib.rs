@@ -232,7 +232,6 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
         head: assets::Head {
             katex_css: !config.no_css,
             reading_progress: config.reading_progress,
-            ..assets::Head::default()
         },
     };
     let pool = rayon::ThreadPoolBuilder::new()
@@ -252,6 +251,22 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
             })
             .collect()
     });
+    let mut config_warnings = config_warnings;
+    if html {
+        let widget_pages: Vec<String> = chapters
+            .iter()
+            .filter(|ch| assets::has_widget(ch.content))
+            .filter_map(|ch| ch.path.map(|p| p.to_string_lossy().into_owned()))
+            .collect();
+        let theme = ctx
+            .config
+            .get::<PathBuf>("output.html.theme")
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| PathBuf::from("theme"));
+        let block = assets::head_hbs(book_ctx.head, &widget_pages);
+        config_warnings.extend(assets::install_head(&ctx.root, &theme, &block)?);
+    }
     let mut stats = RunStats {
         chapters: results.len(),
         ..RunStats::default()

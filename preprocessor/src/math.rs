@@ -100,6 +100,23 @@ pub fn render(tex: &str, display: bool, options: &MathOptions) -> Result<String,
     Ok(markdown_safe(&sort_attributes(&raw)))
 }
 
+/// `html` (rendered KaTeX) with the TeX source in its MathML annotation replaced by
+/// `tex`: an inspectable formula is typeset from TeX with every symbol tagged
+/// (`\htmlData{mc-sym=…}`), and that internal markup must not reach readers, copy and
+/// paste or mdBook's search index; the author's TeX does. Returns `html` unchanged
+/// when it has no annotation (`output = "html"`).
+pub fn with_annotation(html: &str, tex: &str) -> String {
+    const OPEN: &str = "<annotation encoding=\"application/x-tex\">";
+    let Some(start) = html.find(OPEN).map(|i| i + OPEN.len()) else {
+        return html.to_string();
+    };
+    let Some(len) = html[start..].find("</annotation>") else {
+        return html.to_string();
+    };
+    let text = markdown_safe(&crate::html::escape(tex.trim()));
+    format!("{}{text}{}", &html[..start], &html[start + len..])
+}
+
 /// Rewrites every start tag with its attributes sorted by name. katex-rs keeps some
 /// attributes (SVG, MathML) in hash maps, so their order changes from run to run;
 /// sorting makes the rendered book byte-for-byte reproducible.
@@ -803,5 +820,19 @@ mod tests {
             tidy_engine_message("Invalid environment nameOrdGroup(ParseNodeOrdGroup { x".into()),
             "Invalid environment name"
         );
+    }
+
+    #[test]
+    fn annotation_is_replaced_by_the_authors_tex() {
+        let options = MathOptions::default();
+        let tagged = render("\\htmlData{mc-sym=x}{x} < y", false, &options);
+        let tagged = tagged.unwrap_or_else(|_| render("x < y", false, &options).unwrap());
+        let html = with_annotation(&tagged, "x < y_1");
+        assert!(
+            !html.contains("htmlData") && !html.contains("mc-sym=x}"),
+            "{html}"
+        );
+        assert!(html.contains(">x &lt; y&#95;1</annotation>"), "{html}");
+        assert_eq!(with_annotation("<span>x</span>", "y"), "<span>x</span>");
     }
 }

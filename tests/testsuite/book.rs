@@ -315,6 +315,25 @@ fn crawl(root: &Path, site_url: &str) -> Vec<String> {
                 }
             }
         }
+        // Each of our assets is linked once per page (print.html concatenates every
+        // chapter: links in chapter content would repeat there), and print.html runs
+        // none of our scripts: its widgets are still pictures.
+        let mut ours: BTreeMap<&str, usize> = BTreeMap::new();
+        for tag in tags {
+            let link = tag.attr("href").or(tag.attr("src")).unwrap_or("");
+            if matches!(tag.name.as_str(), "link" | "script") && link.contains("mathcourse-assets/")
+            {
+                *ours.entry(link).or_default() += 1;
+            }
+        }
+        for (link, n) in &ours {
+            if *n > 1 {
+                problems.push(format!("{}: {link} linked {n} times", page.path));
+            }
+            if page.path == "print.html" && link.ends_with(".js") {
+                problems.push(format!("{}: runs {link}", page.path));
+            }
+        }
         let text = main_text(&page.html);
         // A `$` before a digit is a price; any other `$` is TeX that was not typeset.
         if let Some(at) = text
@@ -386,6 +405,11 @@ fn crawl(root: &Path, site_url: &str) -> Vec<String> {
     problems
 }
 
+/// axe-core context for "what we emit": our elements (every one has an `mc-` class)
+/// and formulas, without inline `code`, whose colours are mdBook's highlight theme.
+const OURS: &str =
+    "{include: [['main [class*=\"mc-\"]'], ['main .katex']], exclude: [['main code']]}";
+
 /// A build of the course book, shared by the crawl and the browser walk.
 fn built_course_book() -> BookTest {
     let mut book = BookTest::course_book();
@@ -401,7 +425,26 @@ fn course_book_links_anchors_assets_and_text() {
     let out = book.root.join("book");
     let pages = html_pages(&out);
     assert!(pages.len() >= 15, "only {} pages built", pages.len());
-    let problems = crawl(&out, SITE_URL);
+    let mut problems = crawl(&out, SITE_URL);
+    // mdBook's search index (the text of every page): none of our internal markup.
+    let index = fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.starts_with("searchindex") && name.ends_with(".js")
+        })
+        .map(|p| fs::read_to_string(p).unwrap())
+        .expect("a search index");
+    for needle in ["htmlData{", "mc-sym="] {
+        if let Some(at) = index.find(needle) {
+            problems.push(format!(
+                "search index: {needle} in \"{}\"",
+                context(&index, at)
+            ));
+        }
+    }
     assert!(
         problems.is_empty(),
         "{} problems in the built course book:\n{}",
@@ -434,6 +477,13 @@ fn crawler_reports_broken_links_anchors_assets_and_raw_text() {
     )
     .unwrap();
     fs::write(root.join("style.css"), "@font-face{src:url(fonts/x.woff2)}").unwrap();
+    fs::create_dir_all(root.join("mathcourse-assets")).unwrap();
+    fs::write(root.join("mathcourse-assets/a.js"), "").unwrap();
+    fs::write(
+        root.join("print.html"),
+        r#"<html><head><script src="mathcourse-assets/a.js"></script><script src="mathcourse-assets/a.js"></script></head><body><main></main></body></html>"#,
+    )
+    .unwrap();
     let problems = crawl(root, SITE_URL);
     let joined = problems.join("\n");
     for expected in [
@@ -445,13 +495,15 @@ fn crawler_reports_broken_links_anchors_assets_and_raw_text() {
         "part/a.html: a LaTeX error box",
         "part/a.html: a \"Loading\" placeholder",
         "style.css: url(fonts/x.woff2): no such file",
+        "print.html: mathcourse-assets/a.js linked 2 times",
+        "print.html: runs mathcourse-assets/a.js",
     ] {
         assert!(
             joined.contains(expected),
             "missing {expected:?} in:\n{joined}"
         );
     }
-    assert_eq!(problems.len(), 8, "{joined}");
+    assert_eq!(problems.len(), 10, "{joined}");
 }
 
 /// Every page of the course book loads in headless Chromium with no console error;
@@ -488,7 +540,20 @@ fn course_book_pages_load_without_console_errors() {
                 .await
                 .as_u64()
                 .unwrap_or(0);
-            for i in 0..count {
+            if page == "print.html" {
+                // The print page runs none of our scripts: its widgets stay pictures.
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                let live = b
+                    .js(
+                        "return document.querySelectorAll('[data-live]').length;",
+                        vec![],
+                    )
+                    .await;
+                if live != json!(0) {
+                    failures.push(format!("{page}: {live} widgets went live"));
+                }
+            }
+            for i in (0..count).filter(|_| page != "print.html") {
                 b.js(
                     "document.querySelectorAll('.mc-widget[data-widget]')[arguments[0]].scrollIntoView({block: 'center'}); return true;",
                     vec![json!(i)],
@@ -517,11 +582,23 @@ fn course_book_pages_load_without_console_errors() {
             if seen != json!([]) {
                 failures.push(format!("{page}: loader saw {seen}"));
             }
-            // Accessibility audit (axe-core) of what the book puts in <main>.
+            // Accessibility audit (axe-core) of what the book puts in <main>: every rule
+            // in the default theme, colour contrast in all five.
             if page != "print.html" {
                 let violations = browser_support::axe(&b).await;
                 if !violations.is_empty() {
                     failures.push(format!("{page}: axe-core: {}", violations.join("; ")));
+                }
+                for theme in browser_support::THEMES {
+                    browser_support::set_theme(&b, theme).await;
+                    let violations =
+                        browser_support::axe_in(&b, OURS, "{runOnly: ['color-contrast']}").await;
+                    if !violations.is_empty() {
+                        failures.push(format!(
+                            "{page} ({theme}): axe-core: {}",
+                            violations.join("; ")
+                        ));
+                    }
                 }
             }
         }
@@ -535,10 +612,144 @@ fn course_book_pages_load_without_console_errors() {
     assert!(pages.len() >= 15);
 }
 
-/// Screenshots of every page of the course book: light and dark (navy) themes, desktop
-/// (1280 px) and phone (390 px, emulated) widths, the whole page height; and every page
-/// with JavaScript off. Written to `target/screenshots/book/` for a person to look at;
-/// run with `cargo test -p mathcourse-tests --test testsuite -- --ignored screenshots`.
+/// What a page's own assets look like in the browser: which of our files it links
+/// (and how often), whether our styles apply, and which requests failed.
+const ASSET_PROBE: &str = "
+    const ours = [...document.querySelectorAll('link[href*=\"mathcourse-assets/\"], script[src*=\"mathcourse-assets/\"]')]
+        .map(e => e.href || e.src);
+    const dupes = ours.filter((u, i) => ours.indexOf(u) !== i);
+    const katex = document.querySelector('.katex');
+    const font = katex ? getComputedStyle(katex).fontFamily : 'KaTeX_Main (no formula)';
+    const root = document.querySelector('main') || document.body;
+    const styled = getComputedStyle(root).getPropertyValue('--mc-muted').trim() !== '';
+    const failed = performance.getEntriesByType('resource')
+        .filter(e => e.responseStatus >= 400).map(e => e.name);
+    const controls = [...document.querySelectorAll('.mc-w-controls, .mc-w-buttons, .mc-walk')]
+        .filter(e => e.getClientRects().length > 0).length;
+    return {ours: ours.length, dupes, font, styled, failed, controls,
+            live: document.querySelectorAll('[data-live]').length,
+            widgets: document.querySelectorAll('.mc-widget').length};";
+
+/// print.html, a chapter in a folder and the 404 page, served at `/`, under the
+/// `site-url` prefix and opened from `file://`: each of our assets linked once, every
+/// one found, our styles applied; on print.html the widgets stay pictures with no
+/// controls and no symbol walk.
+#[test]
+fn course_book_assets_resolve_on_every_kind_of_page() {
+    let _lock = browser_support::browser_lock();
+    let book = built_course_book();
+    let out = book.root.join("book");
+    let at_root = Server::start(&out, Csp::Off);
+    let under_prefix = Server::start_at(&out, Csp::Off, SITE_URL);
+    let file = |page: &str| format!("file://{}", out.join(page).display());
+    browser_support::run(async {
+        let b = Browser::start(1280, 900).await;
+        let mut failures = Vec::new();
+        let mut urls = vec![
+            at_root.url("print.html"),
+            under_prefix.url("print.html"),
+            file("print.html"),
+            under_prefix.url("toolkit/softmax.html"),
+            file("toolkit/softmax.html"),
+            // The 404 page resolves its links against `site-url` (a <base>).
+            under_prefix.url("404.html"),
+        ];
+        urls.sort();
+        for url in &urls {
+            b.client.goto(url).await.unwrap();
+            b.wait_until(
+                "return document.readyState === 'complete';",
+                Duration::from_secs(20),
+                url,
+            )
+            .await;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let seen = b.js(ASSET_PROBE, vec![]).await;
+            let print = url.ends_with("print.html");
+            let ok = seen["ours"].as_u64().unwrap() >= 2
+                && seen["dupes"] == json!([])
+                && seen["failed"] == json!([])
+                && seen["styled"] == json!(true)
+                && seen["font"].as_str().unwrap().contains("KaTeX_Main")
+                && (!print
+                    || (seen["widgets"].as_u64().unwrap() > 5
+                        && seen["live"] == json!(0)
+                        && seen["controls"] == json!(0)));
+            if !ok {
+                failures.push(format!("{url}: {seen}"));
+            }
+        }
+        b.close().await;
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    });
+}
+
+/// At phone width (390 px) none of our elements is wider than its box or clips its
+/// text: an element's scrollWidth exceeds its clientWidth only where it scrolls on
+/// purpose (`overflow-x: auto`, with a tab stop), and the page never scrolls sideways.
+#[test]
+fn course_book_fits_a_phone() {
+    let _lock = browser_support::browser_lock();
+    let book = built_course_book();
+    let out = book.root.join("book");
+    let server = Server::start(&out, Csp::Off);
+    let pages: Vec<String> = html_pages(&out)
+        .into_iter()
+        .map(|p| p.path)
+        .filter(|p| p != "404.html" && p != "toc.html" && p != "print.html")
+        .collect();
+    browser_support::run(async {
+        let b = Browser::start(390, 900).await;
+        b.emulate_viewport(390, 900, true).await;
+        let mut failures = Vec::new();
+        for page in &pages {
+            b.client.goto(&server.url(page)).await.unwrap();
+            b.wait_until(
+                "return document.readyState === 'complete';",
+                Duration::from_secs(20),
+                page,
+            )
+            .await;
+            b.js(
+                "for (const w of document.querySelectorAll('.mc-widget[data-widget]')) w.scrollIntoView(); window.scrollTo(0, 0); return true;",
+                vec![],
+            )
+            .await;
+            tokio::time::sleep(Duration::from_millis(400)).await;
+            let seen = b
+                .js(
+                    "const bad = [];\
+                     for (const el of document.querySelectorAll('main [class*=\"mc-\"], main .katex, main dd, main dt')) {\
+                       if (el.closest('svg, .katex-mathml, .mc-visually-hidden')) continue;\
+                       const cs = getComputedStyle(el);\
+                       if (cs.display === 'none' || el.getClientRects().length === 0) continue;\
+                       const scrolls = /auto|scroll/.test(cs.overflowX) || el.closest('.katex-display, pre, .mc-check-computation, .mc-w-table-wrap');\
+                       if (!scrolls && !cs.display.startsWith('inline') && el.scrollWidth > el.clientWidth + 2) { const edge = el.getBoundingClientRect().right;\
+                         /* What shows past the edge: not KaTeX's MathML copy (clipped to 1 px for screen readers), not what scrolls inside a formula or code. */\
+                         const wide = [...el.querySelectorAll('*')].filter(d => !d.closest('.katex-mathml, .mc-visually-hidden') && !(d.parentElement && d.parentElement.closest('.katex-display, pre, .mc-check-computation')) && d.getBoundingClientRect().right > edge + 1).map(d => d.tagName.toLowerCase() + '.' + d.className).slice(0, 2).join(' ');\
+                         if (wide) bad.push('overflows ' + el.className + ' (' + el.scrollWidth + ' > ' + el.clientWidth + ', by ' + wide + '): ' + el.textContent.trim().slice(0, 50)); }\
+                       const r = el.getBoundingClientRect();\
+                       if (!el.closest('.katex-display, pre, .mc-check-computation') && r.right > document.documentElement.clientWidth + 1) bad.push('past the edge ' + el.className + ': ' + el.textContent.trim().slice(0, 50));\
+                     }\
+                     if (document.documentElement.scrollWidth > document.documentElement.clientWidth + 1) bad.push('the page scrolls sideways');\
+                     return bad.slice(0, 8);",
+                    vec![],
+                )
+                .await;
+            if seen != json!([]) {
+                failures.push(format!("{page}: {seen}"));
+            }
+        }
+        b.close().await;
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    });
+}
+
+/// Screenshots of every page of the course book: all five themes, desktop (1280 px) and
+/// phone (390 px, emulated) widths, the whole page height. Written to
+/// `target/screenshots/book/` for a person to look at; run with
+/// `cargo test -p mathcourse-tests --test testsuite -- --ignored screenshots`
+/// (`SCREENSHOT_PAGES=toolkit/softmax.html,print.html` for some pages only).
 #[test]
 #[ignore = "produces pictures for review: run with --ignored"]
 fn course_book_screenshots() {
@@ -549,14 +760,18 @@ fn course_book_screenshots() {
     let pages: Vec<String> = html_pages(&out)
         .into_iter()
         .map(|p| p.path)
-        .filter(|p| p != "404.html" && p != "toc.html" && p != "print.html")
+        .filter(|p| p != "404.html" && p != "toc.html")
+        .filter(|p| {
+            std::env::var("SCREENSHOT_PAGES")
+                .map_or(p != "print.html", |only| only.split(',').any(|o| o == p))
+        })
         .collect();
     let dir = browser_support::screenshots_dir().join("book");
     fs::create_dir_all(&dir).unwrap();
     browser_support::run(async {
         let b = Browser::start(1280, 900).await;
         for (width, mobile) in [(1280u32, false), (390, true)] {
-            for theme in ["light", "navy"] {
+            for theme in browser_support::THEMES {
                 for page in &pages {
                     b.emulate_viewport(width, 900, mobile).await;
                     b.client.goto(&server.url(page)).await.unwrap();
@@ -628,6 +843,8 @@ fn course_book_reads_without_javascript() {
                        formulas: [...document.querySelectorAll('.katex')].filter(vis).length,\
                        walks: [...document.querySelectorAll('.mc-walk-step')].length,\
                        hidden_steps: [...document.querySelectorAll('.mc-walk-step')].filter(s => s.hidden).length,\
+                       controls: [...document.querySelectorAll('.mc-widget :is(input, select, button, textarea)')].filter(e => e.getClientRects().length > 0).map(e => e.outerHTML.slice(0, 80)),\
+                       notes: [...document.querySelectorAll('.mc-widget-root')].map(r => getComputedStyle(r, '::before').content),\
                      };",
                     vec![],
                 )
@@ -638,6 +855,16 @@ fn course_book_reads_without_javascript() {
                 "{page}: every widget shows its build-time picture, not live: {seen}"
             );
             assert!(seen["formulas"].as_u64().unwrap() > 10, "{page}: {seen}");
+            // No control that looks usable and does nothing; each picture says what it is.
+            assert_eq!(seen["controls"], json!([]), "{page}: {seen}");
+            assert!(
+                seen["notes"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|n| n.as_str().unwrap().contains("still picture")),
+                "{page}: {seen}"
+            );
             assert_eq!(
                 seen["hidden_steps"],
                 json!(0),

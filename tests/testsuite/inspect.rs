@@ -256,19 +256,27 @@ fn browser_hover_focus_keys_tap_walk_and_axe() {
         .await;
         assert_eq!(active_sym(&b).await, json!("theta-next"));
         assert_eq!(highlighted(&b, root).await.0, ["theta-next"]);
-        assert!(live_text(&b, root)
-            .await
-            .contains("The parameters after the next step"));
+        // Exactly what a screen reader hears: the name as read aloud, then the meaning;
+        // no TeX source, no glyph text run together ("θt+1").
+        assert_eq!(
+            live_text(&b, root).await,
+            "theta t plus one: The parameters after the next step"
+        );
         // mdBook's scripts run here (their hashes are allowed): its ArrowRight means "next
         // chapter" unless the legend keeps the key.
         press(&b, Key::Right).await;
         assert_eq!(active_sym(&b).await, json!("theta-t"));
+        // Math in the meaning is read as its MathML text, once.
+        assert_eq!(
+            live_text(&b, root).await,
+            "theta t: The parameters after step t"
+        );
         press(&b, Key::Right).await;
         assert_eq!(active_sym(&b).await, json!("eta"));
         let (ids, _, tip) = highlighted(&b, root).await;
         assert_eq!(ids, ["eta"]);
         assert!(tip.contains("The learning rate"), "{tip}");
-        assert!(live_text(&b, root).await.contains("The learning rate"));
+        assert_eq!(live_text(&b, root).await, "eta: The learning rate");
         press(&b, Key::End).await;
         assert_eq!(active_sym(&b).await, json!("loss"));
         press(&b, Key::Right).await;
@@ -296,6 +304,30 @@ fn browser_hover_focus_keys_tap_walk_and_axe() {
         .await;
         assert_eq!(walk_state(&b).await, json!([["theta-t"], "Symbol 2 of 5"]));
         assert_eq!(highlighted(&b, root).await.0, ["theta-t"]);
+        // Each step is announced with its name and meaning.
+        assert_eq!(
+            live_text(&b, root).await,
+            "Symbol 2 of 5: theta t: The parameters after step t"
+        );
+        // From the keyboard to the last step: Next says it is at the end but keeps the
+        // focus (a disabled button would drop it to <body>).
+        b.js(
+            "[...document.querySelectorAll('#formula-1 .mc-walk-nav button')][1].focus(); return true;",
+            vec![],
+        )
+        .await;
+        for _ in 0..4 {
+            press(&b, Key::Enter).await;
+        }
+        assert_eq!(walk_state(&b).await, json!([["loss"], "Symbol 5 of 5"]));
+        assert_eq!(live_text(&b, root).await, "Symbol 5 of 5: L: The loss");
+        let focus = b
+            .js(
+                "const a = document.activeElement; return [a.textContent, a.getAttribute('aria-disabled')];",
+                vec![],
+            )
+            .await;
+        assert_eq!(focus, json!(["Next →", "true"]));
 
         // A symbol linked to a widget control: the control lights up with it, and the
         // legend shows the control's value, following the slider.

@@ -15,9 +15,18 @@ fn basic_inline_display_macros_and_non_math() {
     assert!(main.contains("<code>$x$</code>"));
     assert!(main.contains("$5 and $10"));
     assert!(!main.contains("\\("), "unrendered \\( in {main}");
-    // Assets are linked relatively and exist in the output.
-    let nested = test.main_of("part/nested.html");
-    assert!(nested.contains("href=\"../mathcourse-assets/[ASSETS-TAG]/katex/katex.min.css\""));
+    // Assets are linked once, from the page's <head>, relatively, and exist in the output.
+    let nested = test.head_of("part/nested.html");
+    assert_eq!(
+        nested
+            .matches("href=\"../mathcourse-assets/[ASSETS-TAG]/katex/katex.min.css\"")
+            .count(),
+        1,
+        "{nested}"
+    );
+    assert!(!test
+        .main_of("part/nested.html")
+        .contains("mathcourse-assets"));
     let tag = mdbook_mathcourse::assets::tag();
     let css = test.output(&format!("mathcourse-assets/{tag}/katex/katex.min.css"));
     assert!(css.contains("KaTeX_Main"));

@@ -28,10 +28,14 @@ fn widgets_render_their_initial_state_at_build_time() {
     assert!(caption.contains("class=\"katex\""), "{caption}");
     assert!(main.contains("<p>Text after the widget.</p>"));
     // The loader and the styles are linked; the bundle sits next to the loader.
-    assert!(main.contains(
-        "<script src=\"mathcourse-assets/[ASSETS-TAG]/mathcourse.js\" defer=\"\"></script>"
-    ));
-    assert!(main
+    let head = test.head_of("vectors.html");
+    assert!(
+        head.contains(
+            "<script src=\"mathcourse-assets/[ASSETS-TAG]/mathcourse.js\" defer></script>"
+        ),
+        "{head}"
+    );
+    assert!(head
         .contains("<link rel=\"stylesheet\" href=\"mathcourse-assets/[ASSETS-TAG]/widgets.css\">"));
     let tag = mdbook_mathcourse::assets::tag();
     for file in [
@@ -55,8 +59,8 @@ fn widgets_render_their_initial_state_at_build_time() {
             "widget {name} missing from the fixture"
         );
     }
-    assert!(gallery.contains(
-        "<script src=\"../mathcourse-assets/[ASSETS-TAG]/mathcourse.js\" defer=\"\"></script>"
+    assert!(test.head_of("more/gallery.html").contains(
+        "<script src=\"../mathcourse-assets/[ASSETS-TAG]/mathcourse.js\" defer></script>"
     ));
     assert!(!gallery.contains(":::"), "no raw directive text");
 }

@@ -321,7 +321,7 @@ fn list(items: impl IntoIterator<Item = String>) -> String {
 }
 
 fn vec_text(v: &[f64]) -> String {
-    list(v.iter().map(|x| tex::input(*x)))
+    list(tex::inputs(v))
 }
 
 fn matrix_tex(rows: &[Vec<String>]) -> String {
@@ -344,8 +344,10 @@ fn matrix_text(rows: &[Vec<String>]) -> String {
 }
 
 fn input_rows(m: &[Vec<f64>]) -> Vec<Vec<String>> {
+    // One number of decimals for the whole matrix.
+    let mut all = tex::inputs(m.iter().flatten()).into_iter();
     m.iter()
-        .map(|r| r.iter().map(|x| tex::input(*x)).collect())
+        .map(|r| all.by_ref().take(r.len()).collect())
         .collect()
 }
 
@@ -785,12 +787,7 @@ impl Run<'_, '_> {
                     },
                 )?;
                 let s = self.vector(&o.expect, &c, "entry")?;
-                let scores = o
-                    .scores
-                    .iter()
-                    .map(|x| tex::input(*x))
-                    .collect::<Vec<_>>()
-                    .join(", ");
+                let scores = tex::inputs(&o.scores).join(", ");
                 let t = if o.temperature == 1.0 {
                     String::new()
                 } else {
@@ -815,11 +812,7 @@ impl Run<'_, '_> {
                 };
                 let (s, n) = self.scalar(&o.expect, c)?;
                 let (ut, ux) = unit_word(unit, n.value);
-                let p =
-                    o.p.iter()
-                        .map(|x| tex::input(*x))
-                        .collect::<Vec<_>>()
-                        .join(", ");
+                let p = tex::inputs(&o.p).join(", ");
                 Ok(Line {
                     tex: format!("H({p}) {} {}{ut}", s.rel_tex(), s.tex),
                     text: format!("H({p}) {} {}{ux}", s.rel(), s.text),

@@ -146,6 +146,8 @@ impl Directive for Formula {
             (options.tex.clone(), String::new())
         };
         let math = cx.tagged_math(&tex, &options.tex, true, span_of("tex"), tex_offset);
+        // The annotation keeps the author's TeX, not the tagged one.
+        let math = crate::math::with_annotation(&math, &options.tex);
         context.insert("math_html", &math);
         context.insert("legend_html", &legend_html);
         context.insert("tex", &options.tex);

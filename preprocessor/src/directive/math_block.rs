@@ -43,13 +43,16 @@ impl Directive for MathBlock {
             None => cx.fresh_id("eq"),
         };
         context.insert("id", &id);
+        let author_tex = tex.clone();
         let (tex, legend_html) = if options.inspect {
             let inspected = super::inspectable::inspect(cx, &tex, span.clone(), offset, &id);
             (inspected.tex, inspected.legend_html)
         } else {
             (tex, String::new())
         };
-        let math = cx.option_math(&tex, true, span);
+        let math = cx.tagged_math(&tex, &author_tex, true, span, offset);
+        // The annotation keeps the author's TeX, not the tagged one.
+        let math = crate::math::with_annotation(&math, &author_tex);
         context.insert("math_html", &math);
         context.insert("legend_html", &legend_html);
         cx.template("math", context, Vec::new(), block.opener.clone())

@@ -324,10 +324,19 @@ impl Attention {
         out.s("<dl class=\"mc-w-readouts\" id=\"")
             .s(id)
             .s("-readouts\" aria-live=\"polite\"><div><dt>top attention</dt><dd>“<span data-value=\"query\">")
-            .e(&self.tokens[self.query])
-            .s("</span>” attends most to “<strong data-value=\"top\">")
-            .e(&self.tokens[nums.top])
-            .s("</strong>” · <strong data-value=\"top-weight\">")
+            .e(&self.tokens[self.query]);
+        // All weights equal as shown (0.1 %): no token is "the most".
+        let tied = row.iter().all(|w| (w - row[nums.top]).abs() < 5e-4);
+        if tied {
+            out.s("</span>” attends equally to all ")
+                .u(self.tokens.len())
+                .s(" tokens (their scores are tied)");
+        } else {
+            out.s("</span>” attends most to “<strong data-value=\"top\">")
+                .e(&self.tokens[nums.top])
+                .s("</strong>”");
+        }
+        out.s(" · <strong data-value=\"top-weight\">")
             .n(row[nums.top] * 100.0, 1)
             .s("%</strong></dd></div><div><dt>raw score q·k</dt><dd><span data-value=\"raw-score\">")
             .n(raw, 2)
@@ -533,6 +542,26 @@ mod tests {
         let e: Vec<f64> = s.iter().map(|v| v.exp()).collect();
         let total: f64 = e.iter().sum();
         e.iter().map(|v| v / total).collect()
+    }
+
+    #[test]
+    fn tied_scores_are_called_tied() {
+        // With d_k = 1 some queries score every key the same: no token is "the most".
+        let mut tied = 0;
+        for q in 0..6 {
+            let html = widget(&format!(r#"{{"dk":1,"query":{q}}}"#)).render("a");
+            let weights: Vec<String> = (0..6)
+                .map(|j| value_of(&html, &format!("weight-{j}")).to_string())
+                .collect();
+            if weights.iter().all(|w| *w == weights[0]) {
+                tied += 1;
+                assert!(html.contains("attends equally to all 6 tokens (their scores are tied)"), "{html}");
+                assert!(!html.contains("attends most"), "{html}");
+            } else {
+                assert!(html.contains("attends most to"), "{html}");
+            }
+        }
+        assert!(tied > 0, "some query is tied at d_k = 1");
     }
 
     #[test]

@@ -82,6 +82,9 @@ pub enum Status {
     Converging,
     /// Jumping back and forth without settling.
     Oscillating,
+    /// Moving away: the last two points reach further from the global minimum than
+    /// any of the three before them, or than twice where it started.
+    Diverging,
     /// |x| blew up; stepping stopped.
     Diverged,
     /// Gradient ≈ 0 at the global minimum.
@@ -97,6 +100,7 @@ impl Status {
             Status::Ready => "ready",
             Status::Converging => "converging",
             Status::Oscillating => "oscillating",
+            Status::Diverging => "diverging",
             Status::Diverged => "diverged",
             Status::Converged => "converged",
             Status::Stuck => "stuck in a local dip",
@@ -205,6 +209,18 @@ impl Gd1d {
             } else {
                 Status::Stuck
             };
+        }
+        // Diverging: the farthest of the last two points (a whole bounce, when it
+        // bounces) lies further from the global minimum than any of the three before
+        // them. Steady descent only comes closer; a bounce that settles or repeats does
+        // not reach further out. Once it has swung out to twice its starting distance
+        // (and at least 1), an occasional smaller swing does not make it "oscillating".
+        let dist = |k: usize| (self.xs[k] - self.global_min).abs();
+        let recent = dist(t).max(dist(t - 1));
+        let earlier = (t.saturating_sub(4)..t - 1).map(dist).fold(0.0, f64::max);
+        let away = t >= 2 && (recent > earlier || recent > (2.0 * dist(0)).max(1.0));
+        if away {
+            return Status::Diverging;
         }
         if t >= 2 {
             let d1 = self.xs[t] - self.xs[t - 1];
@@ -516,13 +532,43 @@ mod tests {
     }
 
     #[test]
+    fn a_rate_of_one_is_called_diverging_from_the_first_steps() {
+        // The chapter's start x₀ = 5 with η = 1, by hand: x = 5, 0.14, 2.49, 0.95, 4.49,
+        // −1.43, 6.05, … with f = 9.33, 3.66, 0.70, 1.25, 6.57, 12.2, 16.1, …: two steps
+        // downhill, then a bounce, then swinging ever further out from x ≈ 1.6.
+        let mut w = widget(r#"{"lr":1.0,"x0":5}"#);
+        for _ in 0..4 {
+            action(&mut w, "step");
+            assert_ne!(w.status(), Status::Diverging, "{:?}", w.xs);
+        }
+        action(&mut w, "step");
+        while w.t() < 40 && !w.diverged {
+            let html = w.render("g");
+            let status = value_of(&html, "status");
+            assert!(
+                status == "diverging" || status == "diverged",
+                "step {}: {status} {:?}",
+                w.t(),
+                w.xs
+            );
+            action(&mut w, "step");
+        }
+        // A small rate goes downhill: never called diverging.
+        let mut w = widget(r#"{"lr":0.05,"x0":4}"#);
+        for _ in 0..20 {
+            action(&mut w, "step");
+            assert_ne!(w.status(), Status::Diverging, "{:?}", w.xs);
+        }
+    }
+
+    #[test]
     fn large_rate_diverges_and_stops() {
         let mut w = widget(r#"{"lr":1.2,"x0":5}"#);
         // x1 = 5 − 1.2·(6 + 1.5 cos 15), by hand.
         action(&mut w, "step");
         assert!((w.x() - (5.0 - 1.2 * (6.0 + 1.5 * 15f64.cos()))).abs() < 1e-12);
         action(&mut w, "step");
-        assert_eq!(w.status(), Status::Oscillating);
+        assert_eq!(w.status(), Status::Diverging);
         action(&mut w, "run");
         action(&mut w, "run");
         assert!(w.diverged, "{:?}", w.xs);

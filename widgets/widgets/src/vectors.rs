@@ -3,7 +3,19 @@
 //! both lengths, cos θ, and the angle with a word (aligned / perpendicular / opposed).
 
 
-use mathcourse_core::vector;
+use mathcourse_core::vector::{self, AngleWord};
+
+/// The angle in words: core's aligned / perpendicular / opposed, with "partly" for the
+/// wide bands between 45° and 135° ("84° · aligned" would overstate it). Decided on the
+/// angle as shown, in whole degrees.
+fn graded(angle: f64, word: AngleWord) -> &'static str {
+    let shown = (angle + 0.5) as i64;
+    match word {
+        AngleWord::Aligned if shown > 45 => "partly aligned",
+        AngleWord::Opposed if shown < 135 => "partly opposed",
+        other => other.as_str(),
+    }
+}
 
 use crate::svg::{esc, num, slider};
 use crate::fmt::{clamp, Put};
@@ -64,7 +76,7 @@ impl Vectors {
                     "zero"
                 };
                 out.s("<div><dt>cos θ</dt><dd data-value=\"cos\">").n(cos, 3).s("</dd></div>\
-<div><dt>angle θ</dt><dd><span data-value=\"angle\">").n(angle, 0).s("°</span> · <span data-value=\"word\">").p(word.as_str()).s("</span> <span class=\"mc-w-note\">(a · b is ").p(sign).s(")</span></dd></div>");
+<div><dt>angle θ</dt><dd><span data-value=\"angle\">").n(angle, 0).s("°</span> · <span data-value=\"word\">").p(graded(angle, word)).s("</span> <span class=\"mc-w-note\">(a · b is ").p(sign).s(")</span></dd></div>");
             }
             _ => {
                 out.push_str("<div><dt>cos θ</dt><dd data-value=\"cos\">undefined</dd></div><div><dt>angle θ</dt><dd data-value=\"angle\">undefined: a zero vector has no direction</dd></div>");
@@ -245,6 +257,16 @@ mod tests {
         input(&mut w, "b1", "-0.5");
         let html = w.render("x");
         assert!(html.contains("opposed") && html.contains("a · b is negative"), "{html}");
+        // 84°, 104° and 153° in words.
+        let word = |json: &str| {
+            let html = widget(json).render("x");
+            let at = html.find("data-value=\"word\">").unwrap() + 18;
+            html[at..at + html[at..].find('<').unwrap()].to_string()
+        };
+        assert_eq!(word(r#"{"a":[1,0],"b":[0.1,0.95]}"#), "partly aligned");
+        assert_eq!(word(r#"{"a":[1,0],"b":[-0.25,1]}"#), "partly opposed");
+        assert_eq!(word(r#"{"a":[1,0],"b":[-2,1]}"#), "opposed");
+        assert_eq!(word(r#"{"a":[1,0],"b":[2,1]}"#), "aligned");
     }
 
     #[test]

@@ -129,6 +129,30 @@ pub fn input(x: f64) -> String {
     }
 }
 
+/// Input values that are read together (a vector, a matrix) as text with the same
+/// number of decimals, the most any of them needs: `(0.665241, 0.2447285, 0.0900306)`
+/// reads `(0.6652410, 0.2447285, 0.0900306)`. Values that need an exponent keep
+/// [`input`]'s form.
+pub fn inputs<'a>(xs: impl IntoIterator<Item = &'a f64>) -> Vec<String> {
+    let shortest: Vec<String> = xs.into_iter().map(|x| input(*x)).collect();
+    if shortest.iter().any(|t| t.contains(['e', 'E', 'i', 'N'])) {
+        return shortest;
+    }
+    let decimals = |t: &String| t.split_once('.').map_or(0, |(_, d)| d.len());
+    let most = shortest.iter().map(decimals).max().unwrap_or(0);
+    shortest
+        .into_iter()
+        .map(|t| {
+            let have = decimals(&t);
+            match (have, most) {
+                (_, 0) => t,
+                (0, _) => format!("{t}.{}", "0".repeat(most)),
+                _ => format!("{t}{}", "0".repeat(most - have)),
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,5 +195,11 @@ mod tests {
         assert_eq!(input(0.1), "0.1");
         assert_eq!(input(-0.0), "0");
         assert_eq!(input(2.0), "2");
+        assert_eq!(
+            inputs(&[0.665241, 0.2447285, 0.0900306]),
+            ["0.6652410", "0.2447285", "0.0900306"]
+        );
+        assert_eq!(inputs(&[1.0, 0.5, 0.0]), ["1.0", "0.5", "0.0"]);
+        assert_eq!(inputs(&[2.0, 3.0]), ["2", "3"]);
     }
 }
