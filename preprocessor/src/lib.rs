@@ -251,7 +251,6 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
             })
             .collect()
     });
-    let mut config_warnings = config_warnings;
     if html {
         let widget_pages: Vec<String> = chapters
             .iter()
