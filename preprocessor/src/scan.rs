@@ -231,11 +231,13 @@ fn code_and_html(source: &str, region: Range<usize>) -> Layout {
         let mut from = r.start;
         while let Some(open) = source[from..r.end].find("<!--") {
             let start = from + open;
-            let end = source[start + 4..region.end]
-                .find("-->")
-                .map_or(region.end, |e| start + 4 + e + 3);
+            let close = source[start + 4..region.end].find("-->");
+            let end = close.map_or(region.end, |e| start + 4 + e + 3);
             code.push(start..end);
-            comments.push(start + 4..end.saturating_sub(3).max(start + 4));
+            // The inside: up to the `-->`, or to the end when the comment never closes
+            // (cutting three bytes off the end could split a character).
+            let inner_end = close.map_or(region.end, |e| start + 4 + e);
+            comments.push(start + 4..inner_end.max(start + 4));
             from = end.min(r.end).max(start + 4);
         }
     }
@@ -1047,5 +1049,19 @@ mod tests {
         let found = find_math(&src, 0);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].range, 0..src.len() - 1);
+    }
+
+    #[test]
+    fn an_unclosed_comment_ending_in_a_multibyte_character_does_not_panic() {
+        // Found by `cargo xtask fuzz` (chapter target, seed 2): the inside of a comment
+        // that never closes was cut three bytes before the end, inside `é`.
+        for tail in ["é", "日本", "\u{feff}", "$x$ é"] {
+            let src = format!("Text with $x$.\n\n<!-- open comment $y$ {tail}");
+            let found = scan(&src, 0);
+            assert_eq!(found.math.len(), 1, "{src}");
+            for c in &found.commented {
+                assert!(src.is_char_boundary(c.range.start) && src.is_char_boundary(c.range.end));
+            }
+        }
     }
 }
