@@ -611,6 +611,11 @@ const STYLED: &[&str] = &[
     "mathring",
 ];
 
+/// True for a Greek-letter control word without its backslash (`alpha`, `varphi`, `Omega`).
+pub fn is_greek(name: &str) -> bool {
+    GREEK.contains(&name)
+}
+
 const GREEK: &[&str] = &[
     "alpha",
     "beta",

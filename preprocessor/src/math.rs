@@ -375,57 +375,12 @@ fn brace_sqrt_radicands(tex: &str) -> Option<String> {
 /// Control words that are single symbols (Greek letters and a few others): braced as a
 /// radicand they mean the same.
 fn is_symbol_word(word: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "alpha",
-        "beta",
-        "gamma",
-        "delta",
-        "epsilon",
-        "varepsilon",
-        "zeta",
-        "eta",
-        "theta",
-        "vartheta",
-        "iota",
-        "kappa",
-        "lambda",
-        "mu",
-        "nu",
-        "xi",
-        "pi",
-        "varpi",
-        "rho",
-        "varrho",
-        "sigma",
-        "varsigma",
-        "tau",
-        "upsilon",
-        "phi",
-        "varphi",
-        "chi",
-        "psi",
-        "omega",
-        "Gamma",
-        "Delta",
-        "Theta",
-        "Lambda",
-        "Xi",
-        "Pi",
-        "Sigma",
-        "Upsilon",
-        "Phi",
-        "Psi",
-        "Omega",
-        "ell",
-        "infty",
-        "hbar",
-        "imath",
-        "jmath",
-        "aleph",
-        "nabla",
-        "partial",
-    ];
-    WORDS.contains(&&word[1..])
+    let name = &word[1..];
+    crate::inspect::is_greek(name)
+        || [
+            "ell", "infty", "hbar", "imath", "jmath", "aleph", "nabla", "partial",
+        ]
+        .contains(&name)
 }
 
 /// The engine's HTML for `braced`, with its MathML annotation set back to `original`.

@@ -101,7 +101,7 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     let plan = Plan::new(quick);
     let root = repo_root();
-    let target = target_dir(&root);
+    let target = crate::util::target_dir(&root);
 
     ensure_mdbook()?;
     ensure_npm_packages()?;
@@ -138,13 +138,6 @@ pub fn run(args: &[String]) -> Result<()> {
     eprintln!("\n{}", report::summary(&rate, &builds));
     eprintln!("xtask: wrote {}", out.display());
     Ok(())
-}
-
-fn target_dir(root: &Path) -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .map(|p| if p.is_absolute() { p } else { root.join(p) })
-        .unwrap_or_else(|| root.join("target"))
 }
 
 // ---------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use crate::util::{ensure_mdbook, output_of, repo_root, run_in, splice_section};
+use crate::util::{ensure_mdbook, output_of, repo_root, splice_section};
 
 const ROUNDS: usize = 5;
 const HEADING: &str = "## Course book";
@@ -86,22 +86,8 @@ fn list(v: &[f64]) -> String {
 pub fn run() -> Result<()> {
     let root = repo_root();
     ensure_mdbook()?;
-    run_in(
-        &root,
-        "cargo",
-        &[
-            "build",
-            "--release",
-            "-p",
-            "mdbook-mathcourse",
-            "--bin",
-            "mdbook-mathcourse",
-        ],
-    )?;
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| root.join("target"));
-    let bin = target.join("release");
+    let bin = crate::util::release_preprocessor(&root)?;
+    let target = crate::util::target_dir(&root);
     let work = target.join("bench/course-book");
     let ours = work.join("ours");
     let plain = work.join("plain");

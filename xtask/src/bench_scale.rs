@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use crate::util::{ensure_mdbook, repo_root, run_in, splice_section};
+use crate::util::{ensure_mdbook, repo_root, splice_section};
 
 const HEADING: &str = "## Scaling";
 const SIZES: [usize; 3] = [50, 100, 200];
@@ -131,22 +131,8 @@ fn build(dir: &Path, bin: &Path) -> Result<Run> {
 pub fn measure() -> Result<String> {
     let root = repo_root();
     ensure_mdbook()?;
-    run_in(
-        &root,
-        "cargo",
-        &[
-            "build",
-            "--release",
-            "-p",
-            "mdbook-mathcourse",
-            "--bin",
-            "mdbook-mathcourse",
-        ],
-    )?;
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| root.join("target"));
-    let bin = target.join("release");
+    let bin = crate::util::release_preprocessor(&root)?;
+    let target = crate::util::target_dir(&root);
     let mut rows = String::new();
     for chapters in SIZES {
         let dir = target.join(format!("bench/scale-{chapters}"));

@@ -140,6 +140,32 @@ pub fn splice_section(text: &str, heading: &str, section: &str) -> String {
     format!("{head}\n\n{}\n", sections.join("\n\n"))
 }
 
+/// The target folder (`CARGO_TARGET_DIR`, relative to the repository when relative).
+pub fn target_dir(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .map(|p| if p.is_absolute() { p } else { root.join(p) })
+        .unwrap_or_else(|| root.join("target"))
+}
+
+/// Builds the release `mdbook-mathcourse` binary (for benchmarks); returns its folder,
+/// to put first on `PATH`.
+pub fn release_preprocessor(root: &Path) -> Result<PathBuf> {
+    run_in(
+        root,
+        "cargo",
+        &[
+            "build",
+            "--release",
+            "-p",
+            "mdbook-mathcourse",
+            "--bin",
+            "mdbook-mathcourse",
+        ],
+    )?;
+    Ok(target_dir(root).join("release"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
