@@ -40,6 +40,9 @@ pub struct BookContext {
     pub labels: Labels,
     /// Symbols and claims of the whole book.
     pub notation: crate::notation::Notation,
+    /// The chapter (path inside `src/`) of each module number set in front matter
+    /// (`module: 7`): prerequisites link to it, and its equations are numbered `7.n`.
+    pub modules: std::collections::BTreeMap<u32, std::path::PathBuf>,
     /// What an undefined letter in an inspectable formula does.
     pub undefined_symbols: crate::config::UndefinedSymbols,
 }
@@ -59,6 +62,7 @@ impl BookContext {
             templates: Templates::builtin(),
             labels: Labels::new(),
             notation: crate::notation::Notation::default(),
+            modules: Default::default(),
             undefined_symbols: crate::config::UndefinedSymbols::Warn,
         }
     }

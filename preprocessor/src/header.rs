@@ -76,7 +76,13 @@ fn kicker(fm: &FrontMatter) -> Option<String> {
 
 /// "modules 1 (Vectors), 4, high-school algebra", with each piece of text passed
 /// through `text` (escaping/inline rendering for HTML, identity for Markdown).
-fn prerequisites(fm: &FrontMatter, mut text: impl FnMut(&str) -> String) -> Option<String> {
+/// `href` gives the link of a module's chapter (HTML only): a module whose chapter says
+/// `module: N` in its front matter is linked.
+fn prerequisites(
+    fm: &FrontMatter,
+    mut text: impl FnMut(&str) -> String,
+    href: impl Fn(u32) -> Option<String>,
+) -> Option<String> {
     if fm.prerequisites.is_empty() {
         return None;
     }
@@ -84,10 +90,19 @@ fn prerequisites(fm: &FrontMatter, mut text: impl FnMut(&str) -> String) -> Opti
     let mut others = Vec::new();
     for p in &fm.prerequisites {
         match p {
-            Prerequisite::Module { module, title } => modules.push(match title {
-                Some(t) => format!("{module} ({})", text(t)),
-                None => module.to_string(),
-            }),
+            Prerequisite::Module { module, title } => {
+                let shown = match title {
+                    Some(t) => format!("{module} ({})", text(t)),
+                    None => module.to_string(),
+                };
+                modules.push(match href(*module) {
+                    Some(url) => format!(
+                        "<a class=\"mc-prereq\" href=\"{}\">{shown}</a>",
+                        crate::html::escape(&url)
+                    ),
+                    None => shown,
+                });
+            }
             Prerequisite::Text(t) => others.push(text(t)),
         }
     }
@@ -120,10 +135,26 @@ fn html(fm: &FrontMatter, title: &str, keys: &Keys, cx: &mut Cx) -> String {
         context.insert("subtitle_html", &html);
     }
     context.insert("time", &fm.time);
-    let prerequisites_html = prerequisites(fm, |t| {
-        let span = keys.value("prerequisites", t);
-        cx.inline(t, span)
-    });
+    let hrefs: std::collections::BTreeMap<u32, String> = cx
+        .book
+        .modules
+        .iter()
+        .filter(|(_, path)| path.as_path() != cx.chapter_path)
+        .map(|(n, path)| {
+            (
+                *n,
+                crate::directive::relative_html_path(cx.chapter_path, path),
+            )
+        })
+        .collect();
+    let prerequisites_html = prerequisites(
+        fm,
+        |t| {
+            let span = keys.value("prerequisites", t);
+            cx.inline(t, span)
+        },
+        |m| hrefs.get(&m).cloned(),
+    );
     context.insert("prerequisites_html", &prerequisites_html);
     context.insert("advisory", advisory(fm));
     let objectives: Vec<String> = fm
@@ -156,7 +187,7 @@ fn markdown(fm: &FrontMatter, title: &str) -> String {
     if let Some(time) = &fm.time {
         meta.push(format!("≈ {}", time.trim()));
     }
-    if let Some(p) = prerequisites(fm, str::to_string) {
+    if let Some(p) = prerequisites(fm, str::to_string, |_| None) {
         meta.push(format!("Builds on {p} ({})", advisory(fm)));
     }
     if !meta.is_empty() {
@@ -241,6 +272,7 @@ mod tests {
             templates: Templates::load(Path::new("/nonexistent")).unwrap(),
             labels: Labels::new(),
             notation: crate::notation::Notation::default(),
+            modules: Default::default(),
             undefined_symbols: crate::config::UndefinedSymbols::Warn,
         };
         render_chapter(src, Path::new("t.md"), Path::new("src/t.md"), &book, html)
@@ -262,6 +294,27 @@ mod tests {
         assert!(c.contains("class=\"katex\""));
         assert!(c.contains("</header>\n\n## First section"), "{c}");
         assert_eq!(c.matches("<h1").count(), 1);
+    }
+
+    #[test]
+    fn module_prerequisites_link_to_the_chapter_with_that_module_number() {
+        let mut book = BookContext::standalone(OnError::Fail);
+        book.modules
+            .insert(1, Path::new("toolkit/vectors.md").to_path_buf());
+        book.modules
+            .insert(6, Path::new("ai/attention.md").to_path_buf());
+        let out = render_chapter(
+            FULL,
+            Path::new("ai/attention.md"),
+            Path::new("src/ai/attention.md"),
+            &book,
+            true,
+        );
+        let c = &out.content;
+        assert!(
+            c.contains("Builds on modules <a class=\"mc-prereq\" href=\"../toolkit/vectors.html\">1</a>, 4 (Probability)"),
+            "{c}"
+        );
     }
 
     #[test]

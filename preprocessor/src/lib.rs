@@ -183,7 +183,9 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
         let shown = src_name.join(ch.source_path.unwrap_or(&path));
         control_warnings.extend(replace_control_characters(ch.content, &shown));
     }
-    let (labels, mut diagnostics) = collect_labels(&chapters, &src_name);
+    let (modules, mut diagnostics) = collect_modules(&chapters, &src_name);
+    let (labels, label_diagnostics) = collect_labels(&chapters, &src_name, &modules);
+    diagnostics.extend(label_diagnostics);
     diagnostics.splice(0..0, control_warnings);
     let file_symbols = book_symbols(&ctx.root, &config)?;
     let sources: Vec<notation::ChapterSource> = chapters
@@ -223,6 +225,7 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
         templates: templates::Templates::load(&ctx.root)?,
         labels,
         notation,
+        modules,
         undefined_symbols: config.undefined_symbols,
         fingerprint: options.fingerprint(),
         options,
@@ -321,10 +324,48 @@ fn replace_control_characters(content: &mut String, shown: &Path) -> Option<Diag
     )
 }
 
-/// Numbers every labelled equation (`chapter.n`) and reports duplicate labels.
+/// The module number each chapter sets in its front matter (`module: 7`), with a
+/// warning when two chapters claim the same number (the first keeps it).
+fn collect_modules(
+    chapters: &[ChapterRef],
+    src_name: &Path,
+) -> (BTreeMap<u32, PathBuf>, Vec<Diagnostic>) {
+    let mut modules: BTreeMap<u32, PathBuf> = BTreeMap::new();
+    let mut diagnostics = Vec::new();
+    for ch in chapters {
+        let Some(block) = frontmatter::locate(ch.content) else {
+            continue;
+        };
+        let Some(module) = frontmatter::parse(ch.content, &block)
+            .ok()
+            .and_then(|fm| fm.module)
+        else {
+            continue;
+        };
+        let path = ch.path.cloned().unwrap_or_default();
+        if let Some(first) = modules.get(&module) {
+            let source: std::sync::Arc<str> = std::sync::Arc::from(ch.content.as_str());
+            let at = source.find("module:").map_or(0..0, |i| i..i + 7);
+            let shown = src_name.join(ch.source_path.unwrap_or(&path));
+            diagnostics.push(
+                Diagnostic::warning(&shown, &source, at, format!("module {module} is also set by {}", src_name.join(first).display()))
+                    .with_label("the same module number twice")
+                    .with_hint("give each chapter its own `module:` number; prerequisites and equation numbers use the first chapter that has it"),
+            );
+            continue;
+        }
+        modules.insert(module, path);
+    }
+    (modules, diagnostics)
+}
+
+/// Numbers every labelled equation (`chapter.n`) and reports duplicate labels. The
+/// chapter part is the chapter's `module:` number when its front matter sets one, else
+/// its number in SUMMARY.md (or its position).
 fn collect_labels(
     chapters: &[ChapterRef],
     src_name: &Path,
+    modules: &BTreeMap<u32, PathBuf>,
 ) -> (directive::Labels, Vec<Diagnostic>) {
     let mut labels = directive::Labels::new();
     let mut diagnostics = Vec::new();
@@ -333,7 +374,13 @@ fn collect_labels(
         let shown = src_name.join(ch.source_path.unwrap_or(&path));
         let source: std::sync::Arc<str> = std::sync::Arc::from(ch.content.as_str());
         let start = frontmatter::locate(&source).map_or(0, |b| b.body_start);
-        let prefix = ch.number.clone().unwrap_or_else(|| (index + 1).to_string());
+        let module = modules
+            .iter()
+            .find(|(_, p)| ch.path.is_some_and(|c| c == *p))
+            .map(|(n, _)| n.to_string());
+        let prefix = module
+            .or_else(|| ch.number.clone())
+            .unwrap_or_else(|| (index + 1).to_string());
         for (n, (label, span)) in directive::collect_labels(&source, start)
             .into_iter()
             .enumerate()

@@ -37,3 +37,21 @@ fn header_degrades_to_markdown_for_other_renderers() {
         "{md}"
     );
 }
+
+#[test]
+fn a_module_number_wins_for_equation_numbers() {
+    let mut test = BookTest::from_dir("hardening/basic");
+    test.change_file(
+        "src/SUMMARY.md",
+        "- [First](first.md)\n- [Attention](chapter.md)\n",
+    );
+    test.change_file("src/first.md", "# First\n\nSee {eq}`eq-att`.\n");
+    test.change_file(
+        "src/chapter.md",
+        "---\nmodule: 7\n---\n# Attention\n\n:::{math}\n:label: eq-att\na = b\n:::\n",
+    );
+    test.build();
+    let first = test.main_of("first.html");
+    assert!(first.contains(">(7.1)</a>"), "{first}");
+    assert!(test.main_of("chapter.html").contains("(7.1)"));
+}

@@ -32,6 +32,7 @@ fn book(src: &str) -> BookContext {
             }],
         )
         .0,
+        modules: Default::default(),
         undefined_symbols: crate::config::UndefinedSymbols::Warn,
     }
 }

@@ -22,6 +22,7 @@ fn book() -> BookContext {
         templates: Templates::load(Path::new("/nonexistent")).unwrap(),
         labels: Labels::new(),
         notation: crate::notation::Notation::default(),
+        modules: Default::default(),
         undefined_symbols: crate::config::UndefinedSymbols::Warn,
     }
 }
