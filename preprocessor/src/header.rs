@@ -253,28 +253,11 @@ impl Keys {
 mod tests {
     use std::path::Path;
 
-    use crate::cache::Cache;
     use crate::chapter::{render_chapter, BookContext, ChapterOutput};
     use crate::config::OnError;
-    use crate::directive::Labels;
-    use crate::math::MathOptions;
-    use crate::templates::Templates;
 
     fn run(src: &str, html: bool) -> ChapterOutput {
-        let options = MathOptions::default();
-        let book = BookContext {
-            fingerprint: options.fingerprint(),
-            options,
-            on_error: OnError::Fail,
-            error_color: "#cc0000".into(),
-            cache: Cache::new(None),
-            head: crate::assets::Head::default(),
-            templates: Templates::load(Path::new("/nonexistent")).unwrap(),
-            labels: Labels::new(),
-            notation: crate::notation::Notation::default(),
-            modules: Default::default(),
-            undefined_symbols: crate::config::UndefinedSymbols::Warn,
-        };
+        let book = BookContext::standalone(OnError::Fail);
         render_chapter(src, Path::new("t.md"), Path::new("src/t.md"), &book, html)
     }
 

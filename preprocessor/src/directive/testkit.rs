@@ -3,25 +3,11 @@
 
 use std::path::Path;
 
-use crate::cache::Cache;
 use crate::chapter::{render_chapter, BookContext, ChapterOutput};
 use crate::config::OnError;
-use crate::math::MathOptions;
-use crate::templates::Templates;
-
-use super::Labels;
 
 fn book(src: &str) -> BookContext {
-    let options = MathOptions::default();
     BookContext {
-        fingerprint: options.fingerprint(),
-        options,
-        on_error: OnError::Fail,
-        error_color: "#cc0000".into(),
-        cache: Cache::new(None),
-        head: crate::assets::Head::default(),
-        templates: Templates::load(Path::new("/nonexistent")).unwrap(),
-        labels: Labels::new(),
         notation: crate::notation::Notation::collect(
             Vec::new(),
             &[crate::notation::ChapterSource {
@@ -32,8 +18,7 @@ fn book(src: &str) -> BookContext {
             }],
         )
         .0,
-        modules: Default::default(),
-        undefined_symbols: crate::config::UndefinedSymbols::Warn,
+        ..BookContext::standalone(OnError::Fail)
     }
 }
 

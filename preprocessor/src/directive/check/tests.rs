@@ -2,29 +2,12 @@
 
 use std::path::Path;
 
-use crate::cache::Cache;
 use crate::chapter::{render_chapter, BookContext, ChapterOutput};
 use crate::config::OnError;
 use crate::diagnostic::Diagnostic;
-use crate::directive::Labels;
-use crate::math::MathOptions;
-use crate::templates::Templates;
 
 fn book() -> BookContext {
-    let options = MathOptions::default();
-    BookContext {
-        fingerprint: options.fingerprint(),
-        options,
-        on_error: OnError::Fail,
-        error_color: "#cc0000".into(),
-        cache: Cache::new(None),
-        head: crate::assets::Head::default(),
-        templates: Templates::load(Path::new("/nonexistent")).unwrap(),
-        labels: Labels::new(),
-        notation: crate::notation::Notation::default(),
-        modules: Default::default(),
-        undefined_symbols: crate::config::UndefinedSymbols::Warn,
-    }
+    BookContext::standalone(OnError::Fail)
 }
 
 fn run(src: &str, html: bool) -> ChapterOutput {
