@@ -5,10 +5,8 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::Command;
-use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
 use crate::util::{ensure_mdbook, output_of, repo_root, splice_section};
 
@@ -47,27 +45,7 @@ fn copy_dir(from: &Path, to: &Path, skip: &[&str]) -> Result<()> {
 
 /// One `mdbook build` of `dir` with the release preprocessor first on PATH; seconds.
 fn build(dir: &Path, bin: &Path) -> Result<f64> {
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let start = Instant::now();
-    let out = Command::new("mdbook")
-        .arg("build")
-        .current_dir(dir)
-        .env("PATH", path)
-        .output()
-        .context("could not run mdbook")?;
-    let t = start.elapsed().as_secs_f64();
-    if !out.status.success() {
-        bail!(
-            "mdbook build failed in {}:\n{}",
-            dir.display(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    Ok(t)
+    crate::util::mdbook_build(dir, bin).map(|(seconds, _)| seconds)
 }
 
 fn median(mut v: Vec<f64>) -> f64 {

@@ -21,7 +21,6 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
@@ -155,7 +154,7 @@ fn check(dirs: &[PathBuf], debug: bool, vs_katex: bool) -> Result<Vec<BookResult
         let work = target.join("compat").join(&name);
         let book = work.join("ours");
         copy_book(&entry.join("book"), &book, true)?;
-        let (seconds, stderr) = mdbook_build(&book, &ours_bin)?;
+        let (seconds, stderr) = crate::util::mdbook_build(&book, &ours_bin)?;
         let ours = extract(&built_dir(&book))?;
         let cmp = compare(&reference, &ours);
         let mut result = BookResult {
@@ -247,28 +246,6 @@ fn built_dir(book: &Path) -> PathBuf {
     } else {
         out
     }
-}
-
-/// One `mdbook build` with `bin` first on PATH: seconds and stderr. Fails when the build does.
-fn mdbook_build(book: &Path, bin: &Path) -> Result<(f64, String)> {
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let start = Instant::now();
-    let out = Command::new("mdbook")
-        .arg("build")
-        .current_dir(book)
-        .env("PATH", path)
-        .output()
-        .context("could not run mdbook")?;
-    let seconds = start.elapsed().as_secs_f64();
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    if !out.status.success() {
-        bail!("mdbook build failed in {}:\n{stderr}", book.display());
-    }
-    Ok((seconds, stderr))
 }
 
 fn read_reference(path: &Path) -> Result<Vec<Formula>> {
@@ -603,14 +580,14 @@ fn race(
         {
             let book = work.join(if rename { "race-ours" } else { "race-katex" });
             copy_book(source, &book, rename)?;
-            times[2 * i].push(mdbook_build(&book, bin)?.0);
+            times[2 * i].push(crate::util::mdbook_build(&book, bin)?.0);
             let chapter = first_chapter(&book)?;
             let text = fs::read_to_string(&chapter)?;
             fs::write(
                 &chapter,
                 format!("{text}\nOne more formula, $a_{round} + b^2$.\n"),
             )?;
-            times[2 * i + 1].push(mdbook_build(&book, bin)?.0);
+            times[2 * i + 1].push(crate::util::mdbook_build(&book, bin)?.0);
         }
     }
     let [a, b, c, d] = times.map(median);

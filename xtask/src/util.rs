@@ -166,6 +166,28 @@ pub fn release_preprocessor(root: &Path) -> Result<PathBuf> {
     Ok(target_dir(root).join("release"))
 }
 
+/// One `mdbook build` with `bin` first on PATH: seconds and stderr. Fails when the build does.
+pub fn mdbook_build(book: &Path, bin: &Path) -> Result<(f64, String)> {
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let start = std::time::Instant::now();
+    let out = Command::new("mdbook")
+        .arg("build")
+        .current_dir(book)
+        .env("PATH", path)
+        .output()
+        .context("could not run mdbook")?;
+    let seconds = start.elapsed().as_secs_f64();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    if !out.status.success() {
+        bail!("mdbook build failed in {}:\n{stderr}", book.display());
+    }
+    Ok((seconds, stderr))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
