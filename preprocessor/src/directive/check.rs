@@ -444,7 +444,7 @@ impl Run<'_, '_> {
             "`(x - 2)^2 + 0.5*sin(3*x)`"
         };
         let hint = format!(
-            "write a function of `{var}` with + - * / ^, parentheses, numbers, `pi`, `e` and sin cos tan exp ln log log2 log10 sqrt abs tanh, e.g. {example}"
+            "write a function of `{var}` with + - * / ^, parentheses, numbers, `pi`, `e` and sin cos tan exp ln log log2 log10 sqrt abs tanh floor ceil, e.g. {example}"
         );
         let expr = Expr::parse(text).map_err(|e| match e {
             CoreError::Syntax { position, message } => {

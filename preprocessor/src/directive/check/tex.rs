@@ -14,7 +14,12 @@ fn prec(e: &Expr) -> u8 {
         Expr::Binary(BinOp::Mul | BinOp::Div, ..) => 2,
         Expr::Neg(_) => 3,
         Expr::Binary(BinOp::Pow, ..) => 4,
-        Expr::Number(_) | Expr::Constant(_) | Expr::Variable(_) | Expr::Call(..) => 5,
+        Expr::Number(_)
+        | Expr::Constant(_)
+        | Expr::Variable(_)
+        | Expr::Call(..)
+        | Expr::Apply(..)
+        | Expr::Vector(_) => 5,
     }
 }
 
@@ -76,7 +81,25 @@ fn raw(e: &Expr) -> String {
                 Function::Exp => format!("\\exp{}", paren(&arg)),
                 Function::Ln => format!("\\ln{}", paren(&arg)),
                 Function::Log => format!("\\log{}", paren(&arg)),
+                Function::Floor => format!("\\left\\lfloor {arg}\\right\\rfloor"),
+                Function::Ceil => format!("\\left\\lceil {arg}\\right\\rceil"),
             }
+        }
+        Expr::Apply(name, args) => {
+            let args: Vec<String> = args.iter().map(raw).collect();
+            let head = match name.as_str() {
+                "min" | "max" => format!("\\{name}"),
+                _ if name.chars().count() == 1 || GREEK.contains(&name.as_str()) => variable(name),
+                _ => format!("\\operatorname{{{}}}", escape_name(name)),
+            };
+            format!("{head}\\left({}\\right)", args.join(", "))
+        }
+        Expr::Vector(items) => {
+            let items: Vec<String> = items.iter().map(raw).collect();
+            format!(
+                "\\begin{{bmatrix}}{}\\end{{bmatrix}}^{{\\top}}",
+                items.join(" & ")
+            )
         }
     }
 }
@@ -92,12 +115,17 @@ fn variable(v: &str) -> String {
     } else if GREEK.contains(&v) {
         format!("\\{v} ")
     } else {
-        let safe: String = v
-            .chars()
-            .filter(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        format!("\\mathit{{{}}}", safe.replace('_', "\\_"))
+        format!("\\mathit{{{}}}", escape_name(v))
     }
+}
+
+/// A name as TeX text: only letters, digits and `\_`.
+fn escape_name(v: &str) -> String {
+    let safe: String = v
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    safe.replace('_', "\\_")
 }
 
 /// A number as the author wrote it, for TeX: `−` → `-`, `1.5e-3` → `1.5 \times 10^{-3}`.
