@@ -199,7 +199,7 @@ pub fn raw_list(source: &str, block: &Block) -> Result<Vec<RawItem>, OptionError
 
 /// Offset of `key` written as a mapping key (`key:` or `"key":` after a line start,
 /// whitespace, `{` or `,`) in `text`.
-fn flow_key_offset(text: &str, key: &str) -> Option<usize> {
+pub(crate) fn flow_key_offset(text: &str, key: &str) -> Option<usize> {
     let is_boundary = |c: Option<char>| c.is_none_or(|c| c.is_whitespace() || c == '{' || c == ',');
     let mut from = 0;
     while let Some(i) = text[from..].find(key) {

@@ -20,7 +20,7 @@
 
 use std::ops::Range;
 
-use mathcourse_widgets::{AnyWidget, ParamError, Params, Value, CATALOG};
+use mathcourse_widgets::{AnyWidget, ParamError, Params, Place, Value, CATALOG};
 
 use super::options::{self, RawOptions};
 use super::{Block, Cx, Directive};
@@ -53,14 +53,53 @@ fn to_param(v: &serde_json::Value) -> Value {
     }
 }
 
-/// The widget's parameters from the block's options.
-fn params_of(raw: &RawOptions) -> Params {
+/// The widget's parameters from the block's options. The keys of a map nested in an
+/// option (`params: {w: …, b: …}`) keep the order the author wrote them in (the JSON
+/// object sorts them), so sliders come in that order.
+fn params_of(source: &str, block: &Block, raw: &RawOptions) -> Params {
     Params::new(
         raw.value
             .iter()
-            .map(|(k, v)| (k.clone(), to_param(v)))
+            .map(|(k, v)| {
+                let mut param = to_param(v);
+                if let (Value::Map(entries), Some(key)) = (&mut param, raw.key_spans.get(k)) {
+                    let text = source.get(key.end..block.body.start).unwrap_or("");
+                    entries.sort_by_key(|(name, _)| {
+                        options::flow_key_offset(text, name).unwrap_or(usize::MAX)
+                    });
+                }
+                (k.clone(), param)
+            })
             .collect(),
     )
+}
+
+/// Where a [`Place`] inside parameter `key` is written: its keys found one after the
+/// other, then its text; the value after the last key when there is no text.
+fn place_span(
+    source: &str,
+    block: &Block,
+    key: Range<usize>,
+    place: &Place,
+) -> Option<Range<usize>> {
+    let end = block.body.start.max(key.end);
+    let mut at = key.clone();
+    for k in &place.keys {
+        let text = source.get(at.end..end)?;
+        let o = options::flow_key_offset(text, k)?;
+        at = at.end + o..at.end + o + k.len();
+    }
+    match &place.text {
+        Some(t) if !t.is_empty() => {
+            let o = source.get(at.end..end)?.find(t.as_str())?;
+            let start = at.end + o;
+            let (a, b) = place.range.unwrap_or((0, t.len()));
+            let (a, b) = (a.min(t.len()), b.min(t.len()).max(a.min(t.len())));
+            Some(start + a..start + b.max(a + usize::from(a < t.len())))
+        }
+        _ if place.keys.is_empty() => Some(options::value_span(source, key)),
+        _ => Some(at),
+    }
 }
 
 /// Where the widget's name is written (or the directive name when it is missing).
@@ -114,6 +153,26 @@ fn param_diagnostic(cx: &Cx, block: &Block, raw: &RawOptions, err: &ParamError) 
         .get(&err.param)
         .cloned()
         .unwrap_or_else(|| name_span(block));
+    if let Some(place) = &err.place {
+        let at = place_span(&cx.source, block, span.clone(), place).unwrap_or(span);
+        let mut d = cx
+            .error(
+                at,
+                format!(
+                    "widget `{kind}`, parameter `{}`: {}",
+                    err.param, err.message
+                ),
+            )
+            .with_label(if place.label.is_empty() {
+                "invalid value"
+            } else {
+                place.label.as_str()
+            });
+        if !place.hint.is_empty() {
+            d = d.with_hint(place.hint.clone());
+        }
+        return d;
+    }
     if !err.valid.is_empty() {
         let list = backticked(err.valid.iter().map(String::as_str));
         return cx
@@ -174,7 +233,7 @@ impl Directive for Widget {
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
         let raw = options::raw_options(&cx.source, block)
             .map_err(|e| cx.error(e.span, e.message).with_hint(e.hint))?;
-        let params = params_of(&raw);
+        let params = params_of(&cx.source, block, &raw);
         let kind = block.argument.as_str();
         if let Some(d) = bare_option_line(cx, block, kind) {
             return Err(d);
@@ -190,7 +249,8 @@ impl Directive for Widget {
         context.insert("id", &id);
         context.insert("name", kind);
         context.insert("summary", summary);
-        context.insert("params", &params.to_json());
+        let live = widget.live_params().unwrap_or(params);
+        context.insert("params", &live.to_json());
         context.insert("markup_html", &widget.render(&id));
         let caption = cx.markdown(block.body.clone());
         context.insert("has_caption", &!caption.trim().is_empty());
@@ -226,7 +286,12 @@ mod tests {
             value: v.as_object().unwrap().clone(),
             key_spans: Default::default(),
         };
-        let p = params_of(&raw);
+        let p = Params::new(
+            raw.value
+                .iter()
+                .map(|(k, v)| (k.clone(), to_param(v)))
+                .collect(),
+        );
         assert_eq!(
             p.get("a"),
             Some(&Value::List(vec![Value::Num(3.0), Value::Num(1.5)]))

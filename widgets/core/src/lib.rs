@@ -28,6 +28,7 @@ mod error;
 pub mod expr;
 pub mod info;
 pub mod matrix;
+pub mod plot;
 pub mod rng;
 pub mod round;
 pub mod softmax;

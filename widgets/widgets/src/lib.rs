@@ -34,7 +34,7 @@ pub mod svg;
 #[cfg(test)]
 mod testkit;
 
-pub use params::{ParamError, Params, Value};
+pub use params::{ParamError, Params, Place, Value};
 
 /// Phase of a drag gesture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,6 +106,12 @@ pub trait Widget: Sized {
 
     /// Applies an event; returns true when the markup changed.
     fn update(&mut self, event: &Event) -> bool;
+
+    /// The parameters the page carries for the browser, when they differ from the
+    /// author's (`plot` sends its expressions compiled, so the bundle needs no parser).
+    fn live_params(&self) -> Option<Params> {
+        None
+    }
 }
 
 macro_rules! widgets {
@@ -153,6 +159,13 @@ macro_rules! widgets {
                     $(AnyWidget::$variant(w) => w.update(event),)*
                 }
             }
+
+            /// See [`Widget::live_params`].
+            pub fn live_params(&self) -> Option<Params> {
+                match self {
+                    $(AnyWidget::$variant(w) => w.live_params(),)*
+                }
+            }
         }
     };
 }
@@ -166,6 +179,7 @@ widgets! {
     Gd1d => gd_1d::Gd1d,
     Gd2d => gd_2d::Gd2d,
     Attention => attention::Attention,
+    Plot => plot::Plot,
 }
 
 /// Names of all widgets.

@@ -32,6 +32,25 @@ pub struct ParamError {
     pub message: String,
     /// The valid parameter names, for "unknown parameter" errors.
     pub valid: Vec<String>,
+    /// Where inside the parameter's value the problem is, when the widget knows.
+    pub place: Option<Box<Place>>,
+}
+
+/// Where inside a parameter's value an error is, for a diagnostic that points at the
+/// offending part (a nested key, a column inside an expression).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Place {
+    /// Keys to find one after the other in the options, after the parameter's own key
+    /// (`["w", "range"]` for `params: {w: {range: …}}`).
+    pub keys: Vec<String>,
+    /// The offending text as the author wrote it, found after the last key.
+    pub text: Option<String>,
+    /// Byte range inside `text` to point at (all of it when `None`).
+    pub range: Option<(usize, usize)>,
+    /// Label under the caret.
+    pub label: String,
+    /// What to do.
+    pub hint: String,
 }
 
 impl ParamError {
@@ -41,7 +60,14 @@ impl ParamError {
             param: param.to_string(),
             message: message.into(),
             valid: Vec::new(),
+            place: None,
         }
+    }
+
+    /// This error, located at `place`.
+    pub fn at(mut self, place: Place) -> ParamError {
+        self.place = Some(Box::new(place));
+        self
     }
 
     /// No widget has this name.
@@ -54,6 +80,7 @@ impl ParamError {
                 s
             },
             valid: crate::names().iter().map(|s| s.to_string()).collect(),
+            place: None,
         }
     }
 }
@@ -120,6 +147,7 @@ impl Params {
                         s
                     },
                     valid: known.iter().map(|s| s.to_string()).collect(),
+                    place: None,
                 });
             }
         }

@@ -1,0 +1,697 @@
+//! The author's `plot` parameters → the live form (see the parent module): expressions
+//! parsed with the core's grammar (the one `{check}` uses), names resolved, every
+//! mistake a [`ParamError`] with a [`Place`] inside the parameter (the nested key, or the
+//! column inside an expression). Build time only: the wasm bundle never parses text.
+
+use mathcourse_core::expr::{self, BinOp, Expr, Function};
+use mathcourse_core::plot::{self as core_plot, CompileError, Op, Program, Resolved};
+use mathcourse_core::CoreError;
+
+use crate::params::{fmt_num, Place, Value};
+use crate::{ParamError, Params};
+
+/// The top-level keys.
+const KEYS: &[&str] = &[
+    "x", "y", "params", "curves", "points", "lines", "areas", "tangents", "readouts",
+];
+const PARAM_KEYS: &[&str] = &["value", "range", "step", "label"];
+const CURVE_KEYS: &[&str] = &["expr", "style", "label"];
+const STYLES: &[&str] = &["solid", "dashed", "dotted", "hidden"];
+/// Most sliders, curves, and items of every other list.
+const MAX_ITEMS: usize = 12;
+/// Expressions a hint lists.
+const GRAMMAR: &str = "expressions use numbers, + - * / ^, parentheses, pi, e, the functions sin cos tan exp ln log log2 log10 sqrt abs tanh floor ceil min max, the parameters and earlier named curves";
+
+fn err(param: &str, message: String, place: Place) -> ParamError {
+    ParamError::new(param, message).at(place)
+}
+
+fn keyed(keys: &[&str], label: &str, hint: impl Into<String>) -> Place {
+    Place {
+        keys: keys.iter().map(|k| k.to_string()).collect(),
+        label: label.into(),
+        hint: hint.into(),
+        ..Place::default()
+    }
+}
+
+/// Levenshtein distance, for "did you mean".
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    let best = candidates
+        .into_iter()
+        .map(|c| (distance(word, c), c))
+        .filter(|(d, c)| *d <= if c.chars().count() <= 3 { 1 } else { 2 })
+        .min();
+    best.map_or(String::new(), |(_, c)| format!("did you mean `{c}`? "))
+}
+
+/// A name an expression may use.
+#[derive(Clone)]
+struct Name {
+    name: String,
+    resolved: Resolved,
+}
+
+struct Compiler {
+    names: Vec<Name>,
+    funcs: Vec<Program>,
+    slots: Vec<f64>,
+}
+
+/// Where an expression is written, for its errors.
+struct Site<'a> {
+    param: &'a str,
+    keys: Vec<String>,
+    what: String,
+}
+
+impl Compiler {
+    fn lookup(&self, name: &str, called: bool, var: Option<&str>) -> Option<Resolved> {
+        if var == Some(name) && !called {
+            return Some(Resolved::Arg);
+        }
+        self.names.iter().rev().find(|n| n.name == name).map(|n| n.resolved)
+    }
+
+    fn known(&self, var: Option<&str>) -> Vec<String> {
+        let mut v: Vec<String> = var.map(str::to_string).into_iter().collect();
+        v.extend(self.names.iter().map(|n| n.name.clone()));
+        v
+    }
+
+    /// Parses and compiles `text` (a definition when `definition`), with `var` as the
+    /// argument; errors point inside `text` at `site`.
+    fn expr(
+        &self,
+        text: &str,
+        var: Option<&str>,
+        site: &Site,
+    ) -> Result<Program, ParamError> {
+        self.parsed(text, None, var, site).map(|(p, _)| p)
+    }
+
+    fn parsed(
+        &self,
+        text: &str,
+        parsed: Option<(Expr, usize)>,
+        var: Option<&str>,
+        site: &Site,
+    ) -> Result<(Program, Expr), ParamError> {
+        let at = |start: usize, len: usize, label: &str, hint: String| Place {
+            keys: site.keys.clone(),
+            text: Some(text.to_string()),
+            range: Some((start, start + len.max(1))),
+            label: label.into(),
+            hint,
+        };
+        let (parsed, body_start) = match parsed {
+            Some(p) => p,
+            None => match Expr::parse_general(text) {
+                Ok(e) => (e, 0),
+                Err(e) => return Err(self.syntax(text, e, site)),
+            },
+        };
+        // Unknown names first, each located, with a suggestion.
+        let uses = expr::name_uses(text).unwrap_or_default();
+        for u in uses.iter().filter(|u| u.position >= body_start) {
+            if self.lookup(&u.name, u.called, var).is_some() {
+                continue;
+            }
+            let known = self.known(var);
+            let mut hint = did_you_mean(&u.name, known.iter().map(String::as_str));
+            if known.is_empty() {
+                hint.push_str("no names are defined here");
+            } else {
+                hint.push_str("names here: ");
+                hint.push_str(&known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "));
+            }
+            if u.name == "x" && var.is_none() {
+                hint.push_str(" (x is the variable of curves only; here write a number or a parameter)");
+            }
+            let message = format!("{}: unknown name `{}`", site.what, u.name);
+            return Err(err(
+                site.param,
+                message,
+                at(u.position, u.name.len(), "unknown name", hint),
+            ));
+        }
+        let program = Program::compile(&parsed, &|name, called| self.lookup(name, called, var))
+            .map_err(|e| {
+                let message = match e {
+                    CompileError::Unknown { name, .. } => format!("unknown name `{name}`"),
+                    CompileError::Shape(m) => m,
+                    CompileError::TooLarge => "the expression is too long".into(),
+                };
+                err(
+                    site.param,
+                    format!("{}: {message}", site.what),
+                    at(body_start, text.len() - body_start, "here", GRAMMAR.into()),
+                )
+            })?;
+        Ok((program, parsed))
+    }
+
+    fn syntax(&self, text: &str, e: CoreError, site: &Site) -> ParamError {
+        let (position, message) = match e {
+            CoreError::Syntax { position, message } => (position, message),
+            other => (0, other.to_string()),
+        };
+        let len = text.get(position..).and_then(|r| r.chars().next()).map_or(1, char::len_utf8);
+        err(
+            site.param,
+            format!("{}: {message}", site.what),
+            Place {
+                keys: site.keys.clone(),
+                text: Some(text.to_string()),
+                range: Some((position.min(text.len()), position.min(text.len()) + len)),
+                label: "cannot parse this".into(),
+                hint: GRAMMAR.into(),
+            },
+        )
+    }
+
+    fn add(&mut self, name: &str, resolved: Resolved) {
+        self.names.push(Name {
+            name: name.into(),
+            resolved,
+        });
+    }
+}
+
+/// A new name: a valid identifier, not built in, not taken.
+fn check_name(c: &Compiler, name: &str, param: &str, place: Place) -> Result<(), ParamError> {
+    let ident = name.chars().next().is_some_and(|ch| ch.is_ascii_alphabetic())
+        && name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
+    let builtin = Function::from_name(name).is_some()
+        || ["pi", "e", "min", "max", "x"].contains(&name);
+    let message = if !ident {
+        format!("`{name}` is not a usable name: use letters, digits and `_`, starting with a letter")
+    } else if builtin {
+        format!("`{name}` is built in (or the curves' variable) and cannot name something else")
+    } else if c.names.iter().any(|n| n.name == name) {
+        format!("the name `{name}` is used twice")
+    } else {
+        return Ok(());
+    };
+    Err(err(param, message, place))
+}
+
+fn text_of(v: &Value) -> Option<String> {
+    match v {
+        Value::Text(s) => Some(s.clone()),
+        Value::Num(x) => Some(fmt_num(*x)),
+        _ => None,
+    }
+}
+
+fn map_get<'a>(m: &'a [(String, Value)], key: &str) -> Option<&'a Value> {
+    m.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+fn unknown_keys(m: &[(String, Value)], known: &[&str], param: &str, keys: &[&str]) -> Result<(), ParamError> {
+    for (k, _) in m {
+        if !known.contains(&k.as_str()) {
+            let mut path: Vec<&str> = keys.to_vec();
+            path.push(k);
+            let list = known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
+            return Err(err(
+                param,
+                format!("unknown key `{k}`"),
+                keyed(&path, "not a key here", format!("{}keys: {list}", did_you_mean(k, known.iter().copied()))),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn items<'a>(params: &'a Params, key: &str) -> Result<&'a [Value], ParamError> {
+    match params.get(key) {
+        None | Some(Value::Null) => Ok(&[]),
+        Some(Value::List(l)) if l.len() <= MAX_ITEMS => Ok(l),
+        Some(Value::List(_)) => Err(err(
+            key,
+            format!("at most {MAX_ITEMS} items"),
+            keyed(&[], "too many", "split the plot in two"),
+        )),
+        Some(_) => Err(err(
+            key,
+            "expected a list (`- item` lines)".into(),
+            keyed(&[], "not a list", "write one `- item` per line under the key"),
+        )),
+    }
+}
+
+fn range_of(params: &Params, key: &str, default: Option<(f64, f64)>) -> Result<Option<(f64, f64)>, ParamError> {
+    if matches!(params.get(key), None | Some(Value::Null)) {
+        return Ok(default);
+    }
+    let v = params.nums(key, &[], (2, 2), (-1e9, 1e9))?;
+    if v[0] >= v[1] {
+        return Err(err(
+            key,
+            format!("the range's min {} is not below its max {}", fmt_num(v[0]), fmt_num(v[1])),
+            keyed(&[], "min must be below max", "write `[min, max]` with min < max"),
+        ));
+    }
+    Ok(Some((v[0], v[1])))
+}
+
+fn ops_value(p: &Program) -> Value {
+    Value::List(
+        p.ops
+            .iter()
+            .map(|op| match *op {
+                Op::Num(n) => Value::Num(n),
+                Op::Arg => Value::Text("x".into()),
+                Op::Slot(n) => Value::Text(format!("s{n}")),
+                Op::Call(n) => Value::Text(format!("f{n}")),
+                Op::Neg => Value::Text("neg".into()),
+                Op::Bin(b) => Value::Text(
+                    match b {
+                        BinOp::Add => "+",
+                        BinOp::Sub => "-",
+                        BinOp::Mul => "*",
+                        BinOp::Div => "/",
+                        BinOp::Pow => "^",
+                    }
+                    .into(),
+                ),
+                Op::Fn(f) => Value::Text(f.name().into()),
+                Op::Min(n) => Value::Text(format!("min{n}")),
+                Op::Max(n) => Value::Text(format!("max{n}")),
+            })
+            .collect(),
+    )
+}
+
+fn text_value(s: &str) -> Value {
+    Value::Text(s.into())
+}
+
+/// A mark of the live form: kind (0 curve, 1 point, 2 x-line, 3 y-line, 4 area, 5
+/// tangent), function, parameter, two programs, style, label.
+fn mark(kind: u8, f: usize, p: usize, a: Option<&Program>, b: Option<&Program>, style: usize, label: String) -> Value {
+    let empty = Value::List(Vec::new());
+    Value::List(vec![
+        Value::Num(f64::from(kind)),
+        Value::Num(f as f64),
+        Value::Num(p as f64),
+        a.map_or(empty.clone(), ops_value),
+        b.map_or(empty, ops_value),
+        Value::Num(style as f64),
+        Value::Text(label),
+    ])
+}
+
+/// The author's parameters → the live form.
+pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
+    params.only(KEYS)?;
+    let x = range_of(params, "x", Some((-5.0, 5.0)))?.unwrap_or((-5.0, 5.0));
+    let y = range_of(params, "y", None)?;
+    let mut c = Compiler {
+        names: Vec::new(),
+        funcs: Vec::new(),
+        slots: Vec::new(),
+    };
+    let mut live_params = Vec::new();
+    match params.get("params") {
+        None | Some(Value::Null) => {}
+        Some(Value::Map(entries)) => {
+            if entries.len() > MAX_ITEMS {
+                return Err(err("params", format!("at most {MAX_ITEMS} parameters"), keyed(&[], "too many", "")));
+            }
+            for (name, v) in entries {
+                let p = slider(&c, name, v)?;
+                c.add(name, Resolved::Slot(c.slots.len() as u16));
+                c.slots.push(p[1]);
+                let label = match v {
+                    Value::Map(m) => map_get(m, "label").and_then(text_of).unwrap_or_default(),
+                    _ => String::new(),
+                };
+                live_params.push(Value::List(vec![
+                    text_value(name),
+                    Value::Num(p[1]),
+                    Value::Num(p[2]),
+                    Value::Num(p[3]),
+                    Value::Num(p[4]),
+                    Value::Text(label),
+                ]));
+            }
+        }
+        Some(_) => {
+            return Err(err(
+                "params",
+                "expected a map of parameters, `w: {value: 1, range: [-3, 3]}`".into(),
+                keyed(&[], "not a map", "write one `name: {value: …, range: […], step: …}` line per slider"),
+            ))
+        }
+    }
+    let mut marks = Vec::new();
+    for (i, item) in items(params, "curves")?.iter().enumerate() {
+        let what = format!("curve {}", i + 1);
+        let (text, style, label) = match item {
+            Value::Map(m) => {
+                unknown_keys(m, CURVE_KEYS, "curves", &[])?;
+                let Some(t) = map_get(m, "expr").and_then(text_of) else {
+                    return Err(err("curves", format!("{what}: `expr` is missing"), keyed(&[], "here", "write `{expr: \"…\", style: dashed, label: …}`")));
+                };
+                let style = map_get(m, "style").and_then(text_of).unwrap_or_else(|| "solid".into());
+                if !STYLES.contains(&style.as_str()) {
+                    return Err(err("curves", format!("{what}: unknown style `{style}`"), Place {
+                        text: Some(style.clone()),
+                        label: "not a style".into(),
+                        hint: format!("{}styles: `solid`, `dashed`, `dotted`, `hidden`", did_you_mean(&style, STYLES.iter().copied())),
+                        ..Place::default()
+                    }));
+                }
+                (t, style, map_get(m, "label").and_then(text_of).unwrap_or_default())
+            }
+            other => match text_of(other) {
+                Some(t) => (t, "solid".into(), String::new()),
+                None => return Err(err("curves", format!("{what}: expected an expression"), keyed(&[], "here", GRAMMAR))),
+            },
+        };
+        let site = Site { param: "curves", keys: Vec::new(), what: what.clone() };
+        let (name, program) = if text.contains('=') {
+            let def = expr::parse_definition(&text).map_err(|e| c.syntax(&text, e, &site))?;
+            let var = match def.params.as_slice() {
+                [v] => v.clone(),
+                _ => {
+                    return Err(err("curves", format!("{what}: a curve is a function of one variable, `{}(x) = …`", def.name), Place {
+                        text: Some(text.clone()),
+                        range: Some((0, def.body_start.saturating_sub(1))),
+                        label: "one variable here".into(),
+                        hint: "write e.g. `f(x) = x^2`".into(),
+                        ..Place::default()
+                    }))
+                }
+            };
+            let start = def.body_start;
+            let body = def.body.clone();
+            let (p, _) = c.parsed(&text, Some((body, start)), Some(&var), &site)?;
+            check_name(&c, &def.name, "curves", Place {
+                text: Some(text.clone()),
+                range: Some((0, def.name.len())),
+                label: "this name".into(),
+                hint: "give the curve another name".into(),
+                ..Place::default()
+            })?;
+            (Some(def.name), p)
+        } else {
+            (None, c.expr(&text, Some("x"), &site)?)
+        };
+        // Undefined everywhere in the window?
+        let defined = (0..=200).any(|k| {
+            let t = x.0 + (x.1 - x.0) * k as f64 / 200.0;
+            program.eval(t, &c.slots, &c.funcs).is_finite()
+        });
+        if !defined {
+            return Err(err("curves", format!("{what} is undefined everywhere in the window x from {} to {}", fmt_num(x.0), fmt_num(x.1)), Place {
+                text: Some(text.clone()),
+                label: "no value for any x shown".into(),
+                hint: "check the domain (ln and sqrt need positive arguments) or widen `x`".into(),
+                ..Place::default()
+            }));
+        }
+        let f = c.funcs.len() as u16;
+        if let Some(n) = &name {
+            c.add(n, Resolved::Func(f));
+        }
+        c.funcs.push(program);
+        let style = STYLES.iter().position(|s| *s == style).unwrap_or(0);
+        marks.push(mark(0, usize::from(f), 0, None, None, style, label));
+    }
+    let curve_of = |c: &Compiler, m: &[(String, Value)], list: &str, what: &str| -> Result<usize, ParamError> {
+        let name = map_get(m, "curve").and_then(text_of).unwrap_or_default();
+        match c.lookup(&name, true, None) {
+            Some(Resolved::Func(f)) => Ok(usize::from(f)),
+            _ => {
+                let named: Vec<&str> = c.names.iter().filter(|n| matches!(n.resolved, Resolved::Func(_))).map(|n| n.name.as_str()).collect();
+                Err(err(list, format!("{what}: `curve` must name a curve, found `{name}`"), keyed(&["curve"], "not a named curve", format!("{}named curves: {}", did_you_mean(&name, named.iter().copied()), if named.is_empty() { "none; name one as `f(x) = …`".to_string() } else { named.join(", ") }))))
+            }
+        }
+    };
+    for (i, item) in items(params, "areas")?.iter().enumerate() {
+        let what = format!("area {}", i + 1);
+        let Value::Map(m) = item else {
+            return Err(err("areas", format!("{what}: expected `{{curve: f, from: a, to: b}}`"), keyed(&[], "here", "")));
+        };
+        unknown_keys(m, &["curve", "from", "to", "name", "label"], "areas", &[])?;
+        let f = curve_of(&c, m, "areas", &what)?;
+        let mut ends = Vec::new();
+        for key in ["from", "to"] {
+            let Some(t) = map_get(m, key).and_then(text_of) else {
+                return Err(err("areas", format!("{what}: `{key}` is missing"), keyed(&[], "here", "write `{curve: f, from: a, to: b}`")));
+            };
+            let site = Site { param: "areas", keys: vec![key.into()], what: what.clone() };
+            ends.push(c.expr(&t, None, &site)?);
+        }
+        let value = core_plot::integral(&|t| c.funcs.get(f).map_or(f64::NAN, |p| p.eval(t, &c.slots, &c.funcs[..f])), ends[0].eval(0.0, &c.slots, &c.funcs), ends[1].eval(0.0, &c.slots, &c.funcs), 400);
+        let label = map_get(m, "label").and_then(text_of).unwrap_or_default();
+        marks.push(mark(4, f, 0, Some(&ends[0]), Some(&ends[1]), 0, label));
+        if let Some(name) = map_get(m, "name").and_then(text_of) {
+            check_name(&c, &name, "areas", keyed(&["name"], "this name", "choose another name"))?;
+            c.add(&name, Resolved::Slot(c.slots.len() as u16));
+        }
+        c.slots.push(value);
+    }
+    for (i, item) in items(params, "tangents")?.iter().enumerate() {
+        let what = format!("tangent {}", i + 1);
+        let Value::Map(m) = item else {
+            return Err(err("tangents", format!("{what}: expected `{{curve: f, at: a}}`"), keyed(&[], "here", "")));
+        };
+        unknown_keys(m, &["curve", "at", "name", "label"], "tangents", &[])?;
+        let f = curve_of(&c, m, "tangents", &what)?;
+        let at = map_get(m, "at").and_then(text_of).unwrap_or_default();
+        let slider = live_params.iter().position(|p| matches!(p, Value::List(l) if l.first() == Some(&Value::Text(at.clone()))));
+        let Some(param) = slider else {
+            let names: Vec<&str> = c.names.iter().filter(|n| matches!(n.resolved, Resolved::Slot(s) if usize::from(s) < live_params.len())).map(|n| n.name.as_str()).collect();
+            return Err(err("tangents", format!("{what}: `at` must name a parameter (its slider moves the point), found `{at}`"), keyed(&["at"], "not a parameter", format!("{}add a parameter such as `a: {{value: 1, range: [-3, 3]}}` and write `at: a`", did_you_mean(&at, names.iter().copied())))));
+        };
+        let slope = core_plot::slope(&|t| c.funcs.get(f).map_or(f64::NAN, |p| p.eval(t, &c.slots, &c.funcs[..f])), c.slots[param], (x.1 - x.0) * 1e-6);
+        let label = map_get(m, "label").and_then(text_of).unwrap_or_default();
+        marks.push(mark(5, f, param, None, None, 0, label));
+        if let Some(name) = map_get(m, "name").and_then(text_of) {
+            check_name(&c, &name, "tangents", keyed(&["name"], "this name", "choose another name"))?;
+            c.add(&name, Resolved::Slot(c.slots.len() as u16));
+        }
+        c.slots.push(slope);
+    }
+    for (i, item) in items(params, "points")?.iter().enumerate() {
+        let what = format!("point {}", i + 1);
+        let (coords, label, keys) = match item {
+            Value::List(l) => (l.clone(), String::new(), Vec::new()),
+            Value::Map(m) => {
+                unknown_keys(m, &["at", "label"], "points", &[])?;
+                let l = match map_get(m, "at") {
+                    Some(Value::List(l)) => l.clone(),
+                    _ => Vec::new(),
+                };
+                (l, map_get(m, "label").and_then(text_of).unwrap_or_default(), vec!["at".to_string()])
+            }
+            _ => (Vec::new(), String::new(), Vec::new()),
+        };
+        let texts: Vec<String> = coords.iter().filter_map(text_of).collect();
+        if texts.len() != 2 || coords.len() != 2 {
+            return Err(err("points", format!("{what}: expected `[x, y]` (numbers or expressions)"), keyed(&[], "here", "write `- [-b / w, 0.5]` or `- {at: [1, 2], label: A}`")));
+        }
+        let mut progs = Vec::new();
+        for t in &texts {
+            let site = Site { param: "points", keys: keys.clone(), what: what.clone() };
+            progs.push(c.expr(t, None, &site)?);
+        }
+        marks.push(mark(1, 0, 0, Some(&progs[0]), Some(&progs[1]), 0, label));
+    }
+    for (i, item) in items(params, "lines")?.iter().enumerate() {
+        let what = format!("line {}", i + 1);
+        let (axis, t, label) = match item {
+            Value::Text(s) => match s.split_once('=') {
+                Some((lhs, rhs)) if matches!(lhs.trim(), "x" | "y") => (lhs.trim().to_string(), rhs.to_string(), String::new()),
+                _ => return Err(err("lines", format!("{what}: expected `x = …` (vertical) or `y = …` (horizontal)"), Place { text: Some(s.clone()), label: "here".into(), hint: "write `- x = -b / w` or `- {y: 0.5, label: half}`".into(), ..Place::default() })),
+            },
+            Value::Map(m) => {
+                unknown_keys(m, &["x", "y", "label"], "lines", &[])?;
+                let label = map_get(m, "label").and_then(text_of).unwrap_or_default();
+                match (map_get(m, "x").and_then(text_of), map_get(m, "y").and_then(text_of)) {
+                    (Some(t), None) => ("x".to_string(), t, label),
+                    (None, Some(t)) => ("y".to_string(), t, label),
+                    _ => return Err(err("lines", format!("{what}: give exactly one of `x` and `y`"), keyed(&[], "here", "write `{x: 1, label: …}` or `{y: 0.5}`"))),
+                }
+            }
+            _ => return Err(err("lines", format!("{what}: expected `x = …` or `y = …`"), keyed(&[], "here", ""))),
+        };
+        let site = Site { param: "lines", keys: Vec::new(), what: what.clone() };
+        let p = c.expr(&t, None, &site)?;
+        marks.push(mark(if axis == "x" { 2 } else { 3 }, 0, 0, Some(&p), None, 0, label));
+    }
+    let mut readouts = Vec::new();
+    for (i, item) in items(params, "readouts")?.iter().enumerate() {
+        let what = format!("readout {}", i + 1);
+        let Some(t) = text_of(item) else {
+            return Err(err("readouts", format!("{what}: expected text"), keyed(&[], "here", "write `- \"slope: {w/4:.3}\"`")));
+        };
+        readouts.push(Value::List(readout(&c, &t, &what)?));
+    }
+    let y = match y {
+        Some(y) => y,
+        None => auto_y(&c, x),
+    };
+    let pair = |(a, b): (f64, f64)| Value::List(vec![Value::Num(a), Value::Num(b)]);
+    Ok(vec![
+        ("x".into(), pair(x)),
+        ("y".into(), pair(y)),
+        ("params".into(), Value::List(live_params)),
+        ("funcs".into(), Value::List(c.funcs.iter().map(ops_value).collect())),
+        ("marks".into(), Value::List(marks)),
+        ("readouts".into(), Value::List(readouts)),
+    ])
+}
+
+/// One slider: [_, value, min, max, step].
+fn slider(c: &Compiler, name: &str, v: &Value) -> Result<[f64; 5], ParamError> {
+    check_name(c, name, "params", keyed(&[name], "this name", "name parameters with letters, digits and `_`"))?;
+    let Value::Map(m) = v else {
+        return Err(err("params", format!("parameter `{name}`: expected `{{value: …, range: [min, max], step: …}}`"), keyed(&[name], "here", "write e.g. `w: {value: 1, range: [-3, 3], step: 0.1, label: weight}`")));
+    };
+    unknown_keys(m, PARAM_KEYS, "params", &[name])?;
+    let number = |key: &str| -> Result<Option<f64>, ParamError> {
+        match map_get(m, key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Num(x)) if x.is_finite() => Ok(Some(*x)),
+            Some(other) => Err(err("params", format!("parameter `{name}`: `{key}` must be a number, found {}", other.describe()), keyed(&[name, key], "not a number", ""))),
+        }
+    };
+    let range = match map_get(m, "range") {
+        Some(Value::List(l)) if l.len() == 2 => match (&l[0], &l[1]) {
+            (Value::Num(a), Value::Num(b)) if a.is_finite() && b.is_finite() => (*a, *b),
+            _ => return Err(err("params", format!("parameter `{name}`: `range` must be two numbers"), keyed(&[name, "range"], "here", "write `range: [min, max]`"))),
+        },
+        _ => return Err(err("params", format!("parameter `{name}`: `range: [min, max]` is missing or not two numbers"), keyed(&[name], "here", "write `range: [min, max]`"))),
+    };
+    if range.0 >= range.1 {
+        return Err(err("params", format!("parameter `{name}`: the range's min {} is above its max {}", fmt_num(range.0), fmt_num(range.1)), keyed(&[name, "range"], "min must be below max", "write `range: [min, max]` with min < max")));
+    }
+    let span = range.1 - range.0;
+    let step = number("step")?.unwrap_or(span / 100.0);
+    let count = span / step;
+    if !(step > 0.0) || (count - count.round()).abs() > 1e-6 * count.max(1.0) || count.round() > 100_000.0 {
+        return Err(err("params", format!("parameter `{name}`: the step {} does not divide the range {}..{} into whole steps", fmt_num(step), fmt_num(range.0), fmt_num(range.1)), keyed(&[name, "step"], "does not divide the range", format!("the range spans {}; choose a step such as {}", fmt_num(span), fmt_num(span / 100.0)))));
+    }
+    let value = number("value")?.unwrap_or(range.0 + span / 2.0);
+    if value < range.0 || value > range.1 {
+        return Err(err("params", format!("parameter `{name}`: the value {} is outside its range {}..{}", fmt_num(value), fmt_num(range.0), fmt_num(range.1)), keyed(&[name, "value"], "outside the range", "")));
+    }
+    Ok([0.0, value, range.0, range.1, step])
+}
+
+/// A readout's text → live pieces: text, and `[program, decimals]` per placeholder.
+fn readout(c: &Compiler, t: &str, what: &str) -> Result<Vec<Value>, ParamError> {
+    let fail = |start: usize, end: usize, message: String, hint: &str| {
+        err("readouts", format!("{what}: {message}"), Place {
+            text: Some(t.to_string()),
+            range: Some((start, end.max(start + 1))),
+            label: "here".into(),
+            hint: hint.into(),
+            ..Place::default()
+        })
+    };
+    let mut pieces = Vec::new();
+    let mut lit = String::new();
+    let mut i = 0;
+    let b = t.as_bytes();
+    while i < b.len() {
+        match b[i] {
+            b'{' if b.get(i + 1) == Some(&b'{') => {
+                lit.push('{');
+                i += 2;
+            }
+            b'}' if b.get(i + 1) == Some(&b'}') => {
+                lit.push('}');
+                i += 2;
+            }
+            b'}' => return Err(fail(i, i + 1, "a `}` without its `{`".into(), "write `}}` for a literal brace")),
+            b'{' => {
+                let Some(close) = t[i + 1..].find('}').map(|k| i + 1 + k) else {
+                    return Err(fail(i, i + 1, "this `{` is never closed".into(), "placeholders are `{expr}` or `{expr:.N}`; write `{{` for a literal brace"));
+                };
+                let inner = &t[i + 1..close];
+                let (expr_text, decimals) = match inner.rfind(':') {
+                    Some(colon) => {
+                        let fmt = &inner[colon + 1..];
+                        let d = fmt.strip_prefix('.').and_then(crate::fmt::parse_index).filter(|d| *d <= 12);
+                        match d {
+                            Some(d) => (&inner[..colon], d),
+                            None => return Err(fail(i + 2 + colon, close, format!("`{fmt}` is not a format"), "write `:.N` for N decimals (0 to 12), e.g. `{w/4:.3}`")),
+                        }
+                    }
+                    None => (inner, 2),
+                };
+                if !lit.is_empty() {
+                    pieces.push(Value::Text(std::mem::take(&mut lit)));
+                }
+                let site = Site { param: "readouts", keys: Vec::new(), what: what.to_string() };
+                // Errors inside the placeholder point into the readout's text.
+                let p = c.expr(expr_text, None, &site).map_err(|mut e| {
+                    if let Some(place) = e.place.as_mut() {
+                        place.range = place.range.map(|(a, z)| (a + i + 1, z + i + 1));
+                        place.text = Some(t.to_string());
+                    }
+                    e
+                })?;
+                pieces.push(Value::List(vec![ops_value(&p), Value::Num(decimals as f64)]));
+                i = close + 1;
+            }
+            _ => {
+                let ch = t[i..].chars().next().unwrap_or(' ');
+                lit.push(ch);
+                i += ch.len_utf8();
+            }
+        }
+    }
+    if !lit.is_empty() {
+        pieces.push(Value::Text(lit));
+    }
+    Ok(pieces)
+}
+
+/// A y window from the curves at the initial parameters: the central 96 % of their
+/// values (a pole's huge values do not flatten the rest), padded by 8 %.
+fn auto_y(c: &Compiler, x: (f64, f64)) -> (f64, f64) {
+    let mut ys = Vec::new();
+    for (f, p) in c.funcs.iter().enumerate() {
+        for k in 0..=400 {
+            let t = x.0 + (x.1 - x.0) * k as f64 / 400.0;
+            let v = p.eval(t, &c.slots, &c.funcs[..f]);
+            if v.is_finite() {
+                ys.push(v);
+            }
+        }
+    }
+    if ys.is_empty() {
+        return (-1.0, 1.0);
+    }
+    ys.sort_by(f64::total_cmp);
+    let q = |p: f64| ys[((ys.len() - 1) as f64 * p).round() as usize];
+    let (mut lo, mut hi) = (q(0.02), q(0.98));
+    if hi - lo < 1e-9 {
+        lo -= 1.0;
+        hi += 1.0;
+    }
+    let pad = (hi - lo) * 0.08;
+    (lo - pad, hi + pad)
+}

@@ -1,0 +1,259 @@
+use super::*;
+use crate::testkit::{input, value};
+
+const LOGISTIC: &str = r#"{
+  "x": [-4, 4], "y": [-0.2, 1.2],
+  "params": {"w": {"value": 1, "range": [-3, 3], "step": 0.1, "label": "weight"},
+             "b": {"value": 0, "range": [-3, 3], "step": 0.1, "label": "bias"}},
+  "curves": ["sigma(x) = 1 / (1 + exp(-(w*x + b)))",
+             {"expr": "sigma(x) * (1 - sigma(x)) * w", "style": "dashed", "label": "slope"}],
+  "points": [["-b / w", 0.5]],
+  "readouts": ["boundary at x = {-b/w:.2}", "slope there: {w/4:.3}", "σ(1) = {sigma(1)}"]
+}"#;
+
+fn plot(json: &str) -> Plot {
+    crate::testkit::widget(json)
+}
+
+fn error(json: &str) -> ParamError {
+    Plot::from_params(&Params::from_json(json).unwrap()).unwrap_err()
+}
+
+fn sigma(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+#[test]
+fn the_issue_example_renders_its_readouts() {
+    let mut w = plot(LOGISTIC);
+    let html = w.render("p");
+    assert_eq!(value(&html, "r0"), "boundary at x = 0.00");
+    assert_eq!(value(&html, "r1"), "slope there: 0.250");
+    assert_eq!(value(&html, "r2"), format!("σ(1) = {:.2}", sigma(1.0)));
+    assert!(html.contains("name=\"w\""), "sliders are named after the parameters");
+    assert!(html.contains("aria-valuetext=\"w = 1.0\""), "{html}");
+    // Moving the sliders moves the readouts: boundary −b/w, slope w/4.
+    assert!(input(&mut w, "w", "2"));
+    assert!(input(&mut w, "b", "1"));
+    let html = w.render("p");
+    assert_eq!(value(&html, "r0"), "boundary at x = −0.50");
+    assert_eq!(value(&html, "r1"), "slope there: 0.500");
+    assert_eq!(value(&html, "r2"), format!("σ(1) = {:.2}", sigma(3.0)));
+    assert!(!input(&mut w, "nope", "1"));
+    assert!(!input(&mut w, "w", "abc"));
+}
+
+/// The (x, y) user-space points of the path `d` of curve `n`.
+fn curve_points(html: &str, n: usize) -> Vec<(f64, f64)> {
+    let key = format!("data-curve=\"{n}\" d=\"");
+    let start = html.find(&key).unwrap() + key.len();
+    let d = &html[start..start + html[start..].find('"').unwrap()];
+    d.split(['M', 'L'])
+        .filter(|s| !s.is_empty())
+        .map(|p| {
+            let (x, y) = p.split_once(' ').unwrap();
+            (x.parse().unwrap(), y.parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn curve_paths_follow_the_function_at_the_current_parameters() {
+    let mut w = plot(LOGISTIC);
+    input(&mut w, "w", "2.5");
+    input(&mut w, "b", "-1");
+    let html = w.render("p");
+    // Screen → data: x from 38..312 over [-4, 4], y from 188..8 over [-0.2, 1.2].
+    let pts = curve_points(&html, 0);
+    assert!(pts.len() > 50);
+    for (sx, sy) in pts {
+        let x = -4.0 + (sx - 38.0) / 274.0 * 8.0;
+        let y = -0.2 + (188.0 - sy) / 180.0 * 1.4;
+        // Coordinates are written with 2 decimals: allow that rounding.
+        let want = sigma(2.5 * x - 1.0);
+        assert!((y - want).abs() < 0.02, "x {x}: {y} vs {want}");
+    }
+}
+
+#[test]
+fn keys_step_and_jump_like_the_other_sliders() {
+    let mut w = plot(LOGISTIC);
+    let key = |w: &mut Plot, key: &str, shift: bool| w.update(&Event::Key { target: "p0", key, shift });
+    assert!(key(&mut w, "ArrowRight", false));
+    assert_eq!(value(&w.render("p"), "p0"), "1.1");
+    assert!(key(&mut w, "ArrowUp", true));
+    assert_eq!(value(&w.render("p"), "p0"), "2.1");
+    assert!(key(&mut w, "End", false));
+    assert_eq!(value(&w.render("p"), "p0"), "3.0");
+    assert!(!key(&mut w, "ArrowRight", false), "already at the end");
+    assert!(key(&mut w, "Home", false));
+    assert_eq!(value(&w.render("p"), "p0"), "−3.0");
+    assert!(key(&mut w, "PageUp", false));
+    assert_eq!(value(&w.render("p"), "p0"), "−2.0");
+    assert!(!w.update(&Event::Key { target: "p9", key: "End", shift: false }));
+}
+
+const TANGENT: &str = r#"{
+  "x": [-3, 3],
+  "params": {"a": {"value": 1, "range": [-3, 3], "step": 0.05}},
+  "curves": ["f(x) = x^3 - 3x"],
+  "tangents": [{"curve": "f", "at": "a", "name": "m", "label": "tangent point"}],
+  "readouts": ["f'({a:.2}) = {m:.3}"]
+}"#;
+
+#[test]
+fn the_tangent_point_drags_and_its_slope_is_a_readout() {
+    let mut w = plot(TANGENT);
+    let html = w.render("t");
+    assert_eq!(value(&html, "r0"), "f&#39;(1.00) = 0.000");
+    assert!(html.contains("data-drag=\"t1\""), "{html}");
+    // Drag to x = 2 (user x = 38 + 274·(2 + 3)/6).
+    let sx = 38.0 + 274.0 * 5.0 / 6.0;
+    assert!(w.update(&Event::Drag { target: "t1", x: sx, y: 50.0, phase: DragPhase::Start }));
+    let html = w.render("t");
+    assert_eq!(value(&html, "r0"), "f&#39;(2.00) = 9.000", "3·2² − 3");
+    assert!(w.update(&Event::Key { target: "t1", key: "ArrowLeft", shift: true }));
+    assert_eq!(value(&w.render("t"), "r0"), "f&#39;(1.50) = 3.750");
+    assert!(!w.update(&Event::Drag { target: "t0", x: sx, y: 0.0, phase: DragPhase::Move }));
+}
+
+#[test]
+fn the_area_within_one_sigma_of_a_gaussian() {
+    let json = r#"{
+      "x": [-5, 5],
+      "params": {"mu": {"value": 0, "range": [-2, 2], "step": 0.1},
+                 "s": {"value": 1, "range": [0.5, 2], "step": 0.1, "label": "σ"}},
+      "curves": ["p(x) = exp(-(x - mu)^2 / (2 s^2)) / (s sqrt(2 pi))"],
+      "areas": [{"curve": "p", "from": "mu - s", "to": "mu + s", "name": "A"}],
+      "lines": ["x = mu", {"y": 0.1, "label": "ten percent"}],
+      "readouts": ["P(|X − μ| < σ) = {A:.4}"]
+    }"#;
+    let mut w = plot(json);
+    let html = w.render("g");
+    assert_eq!(value(&html, "r0"), "P(|X − μ| &lt; σ) = 0.6827");
+    assert!(html.contains("class=\"mc-w-plot-area\""));
+    assert!(html.contains(">ten percent</text>"));
+    input(&mut w, "s", "2");
+    input(&mut w, "mu", "1.5");
+    // The same fraction whatever μ and σ (the window cuts the picture, not the value).
+    assert_eq!(value(&w.render("g"), "r0"), "P(|X − μ| &lt; σ) = 0.6827");
+}
+
+#[test]
+fn the_live_form_builds_the_same_widget() {
+    for json in [LOGISTIC, TANGENT] {
+        let w = plot(json);
+        let live = w.live_params().unwrap();
+        let again = Plot::from_live(&Params::from_json(&live.to_json()).unwrap()).unwrap();
+        assert_eq!(again.render("x"), w.render("x"));
+    }
+    assert!(Plot::from_live(&Params::from_json(r#"{"x":[1,0]}"#).unwrap()).is_err());
+    assert!(Plot::from_live(&Params::from_json(r#"{"x":[0,1],"y":[0,1],"funcs":[["+"]]}"#).unwrap()).is_err());
+}
+
+#[test]
+fn author_text_is_escaped() {
+    let json = r#"{"curves": [{"expr": "x", "label": "<b>&"}], "points": [{"at": [0, 0], "label": "<i>"}],
+                   "readouts": ["<script>{1}"]}"#;
+    let html = plot(json).render("e");
+    assert!(!html.contains("<b>") && !html.contains("<i>") && !html.contains("<script>"), "{html}");
+    assert!(html.contains("&lt;b&gt;&amp;") && html.contains("&lt;script&gt;1.00"));
+}
+
+#[test]
+fn poles_and_jumps_leave_no_vertical_spikes() {
+    let json = r#"{"x": [-3, 3], "y": [-3, 3], "curves": ["1/x", "tan(x)", "floor(x)"]}"#;
+    let html = plot(json).render("q");
+    for n in 0..3 {
+        let key = format!("data-curve=\"{n}\" d=\"");
+        let start = html.find(&key).unwrap() + key.len();
+        let d = &html[start..start + html[start..].find('"').unwrap()];
+        // Each move (`M`) starts a new run: 1/x and tan x break at their poles (2 and 3
+        // runs), floor at each of its 6 steps.
+        assert_eq!(d.matches('M').count(), [2, 3, 6][n], "{d}");
+    }
+}
+
+#[test]
+fn the_y_window_is_chosen_from_the_curves() {
+    let w = plot(r#"{"x": [0, 2], "curves": ["x^2"]}"#);
+    let (lo, hi) = w.y;
+    assert!(lo < 0.0 && lo > -0.5 && hi > 4.0 && hi < 4.5, "{lo} {hi}");
+}
+
+// ---- Located author mistakes (the preprocessor turns them into diagnostics).
+
+fn place(e: &ParamError) -> (&str, Option<&str>, Option<(usize, usize)>, Vec<&str>) {
+    let p = e.place.as_ref().expect("located");
+    (
+        e.param.as_str(),
+        p.text.as_deref(),
+        p.range,
+        p.keys.iter().map(String::as_str).collect(),
+    )
+}
+
+#[test]
+fn unknown_names_suggest_the_close_one() {
+    let e = error(r#"{"params": {"w": {"value": 1, "range": [0, 2]}}, "curves": ["sigma(x) = 1/(1 + exp(-w*x))", "sigm(x) * 2"]}"#);
+    assert_eq!(e.message, "curve 2: unknown name `sigm`");
+    assert_eq!(place(&e), ("curves", Some("sigm(x) * 2"), Some((0, 4)), vec![]));
+    assert!(e.place.unwrap().hint.starts_with("did you mean `sigma`?"));
+    let e = error(r#"{"readouts": ["value {x + 1}"]}"#);
+    assert_eq!(e.message, "readout 1: unknown name `x`");
+    assert_eq!(place(&e).2, Some((7, 8)), "the column inside the readout");
+}
+
+#[test]
+fn parse_errors_point_inside_the_expression() {
+    let e = error(r#"{"curves": ["x^2 + * 3"]}"#);
+    assert_eq!(place(&e).2, Some((6, 7)));
+    assert!(e.message.starts_with("curve 1: "), "{}", e.message);
+    let e = error(r#"{"readouts": ["a {1 +} b"]}"#);
+    assert_eq!(place(&e).2, Some((6, 7)), "{e:?}");
+    let e = error(r#"{"readouts": ["a {1:2}"]}"#);
+    assert_eq!(place(&e).2, Some((5, 6)), "{e:?}");
+    assert!(e.message.contains("`2` is not a format"));
+    let e = error(r#"{"readouts": ["a {1"]}"#);
+    assert_eq!(place(&e).2, Some((2, 3)));
+}
+
+#[test]
+fn slider_mistakes_point_at_their_key() {
+    let e = error(r#"{"params": {"w": {"value": 1, "range": [3, -3]}}}"#);
+    assert!(e.message.contains("min 3 is above its max -3"), "{}", e.message);
+    assert_eq!(place(&e).3, vec!["w", "range"]);
+    let e = error(r#"{"params": {"w": {"value": 1, "range": [0, 1], "step": 0.3}}}"#);
+    assert!(e.message.contains("does not divide"), "{}", e.message);
+    assert_eq!(place(&e).3, vec!["w", "step"]);
+    let e = error(r#"{"params": {"w": {"value": 5, "range": [0, 1]}}}"#);
+    assert_eq!(place(&e).3, vec!["w", "value"]);
+    let e = error(r#"{"params": {"w": {"value": 1, "range": [0, 2], "stp": 1}}}"#);
+    assert_eq!(place(&e).3, vec!["w", "stp"]);
+    assert!(e.place.unwrap().hint.starts_with("did you mean `step`?"));
+    let e = error(r#"{"x": [4, -4]}"#);
+    assert_eq!(place(&e).3, Vec::<&str>::new());
+}
+
+#[test]
+fn a_curve_undefined_in_the_whole_window_is_an_error() {
+    let e = error(r#"{"x": [-4, -1], "curves": ["ln(x)"]}"#);
+    assert!(e.message.contains("curve 1 is undefined everywhere in the window x from -4 to -1"), "{}", e.message);
+    assert_eq!(place(&e).1, Some("ln(x)"));
+}
+
+#[test]
+fn names_must_refer_to_the_right_things() {
+    let e = error(r#"{"curves": ["f(x) = x"], "tangents": [{"curve": "f", "at": "q"}]}"#);
+    assert!(e.message.contains("`at` must name a parameter"), "{}", e.message);
+    let e = error(r#"{"curves": ["x"], "areas": [{"curve": "g", "from": 0, "to": 1}]}"#);
+    assert!(e.message.contains("`curve` must name a curve"), "{}", e.message);
+    let e = error(r#"{"params": {"sin": {"value": 1, "range": [0, 2]}}}"#);
+    assert!(e.message.contains("built in"), "{}", e.message);
+    let e = error(r#"{"curves": ["f(x) = x", "f(x) = 2x"]}"#);
+    assert!(e.message.contains("used twice"), "{}", e.message);
+    let e = error(r#"{"curves": [{"expr": "x", "style": "dashd"}]}"#);
+    assert!(e.place.unwrap().hint.starts_with("did you mean `dashed`?"));
+    let e = error(r#"{"lines": ["z = 1"]}"#);
+    assert!(e.message.contains("expected `x = …`"), "{}", e.message);
+}
