@@ -322,7 +322,7 @@ impl Expr {
                 for (slot, arg) in values.iter_mut().zip(args) {
                     *slot = arg.eval_in(scope);
                 }
-                let values = &values[..args.len()];
+                let values = values.get(..args.len()).unwrap_or(&[]);
                 if let Some(v) = scope.function(name, values) {
                     return v;
                 }

@@ -26,7 +26,8 @@ pub fn parse_definition(text: &str) -> Result<Definition> {
             "expected a definition, `name = expression` or `f(x) = expression`",
         ));
     };
-    let head = &tokens[..eq];
+    let (head, rest) = tokens.split_at(eq);
+    let eq_start = rest.first().map_or(0, |t| t.start);
     let (name, params) = match head {
         [Token {
             kind: TokenKind::Ident(name),
@@ -57,13 +58,13 @@ pub fn parse_definition(text: &str) -> Result<Definition> {
             }
             if params.is_empty() || inner.len() % 2 == 0 {
                 return Err(syntax(
-                    head[1].start,
+                    head.get(1).map_or(0, |t| t.start),
                     "expected parameter names between `(` and `)`",
                 ));
             }
             (name.clone(), params)
         }
-        [] => return Err(syntax(tokens[eq].start, "a name is missing before `=`")),
+        [] => return Err(syntax(eq_start, "a name is missing before `=`")),
         [first, ..] => {
             return Err(syntax(
                 first.start,
@@ -78,12 +79,12 @@ pub fn parse_definition(text: &str) -> Result<Definition> {
         || name == "max"
     {
         return Err(syntax(
-            head[0].start,
+            head.first().map_or(0, |t| t.start),
             format!("`{name}` is built in and cannot be redefined"),
         ));
     }
-    let body_start = tokens[eq].start + 1;
-    let rest: Vec<Token> = tokens[eq + 1..].to_vec();
+    let body_start = eq_start + 1;
+    let rest: Vec<Token> = rest.get(1..).unwrap_or(&[]).to_vec();
     let body = parse_tokens(rest, text.len(), true, body_start)?;
     Ok(Definition {
         name,

@@ -589,7 +589,7 @@ fn slider(c: &Compiler, name: &str, v: &Value) -> Result<[f64; 5], ParamError> {
     let span = range.1 - range.0;
     let step = number("step")?.unwrap_or(span / 100.0);
     let count = span / step;
-    if !(step > 0.0) || (count - count.round()).abs() > 1e-6 * count.max(1.0) || count.round() > 100_000.0 {
+    if step.is_nan() || step <= 0.0 || (count - count.round()).abs() > 1e-6 * count.max(1.0) || count.round() > 100_000.0 {
         return Err(err("params", format!("parameter `{name}`: the step {} does not divide the range {}..{} into whole steps", fmt_num(step), fmt_num(range.0), fmt_num(range.1)), keyed(&[name, "step"], "does not divide the range", format!("the range spans {}; choose a step such as {}", fmt_num(span), fmt_num(span / 100.0)))));
     }
     let value = number("value")?.unwrap_or(range.0 + span / 2.0);

@@ -465,7 +465,7 @@ impl Plot {
                     Kind::Area => {
                         let (a, b) = self.ends(m, slots);
                         let (lo, hi) = (a.min(b).max(self.x.0), a.max(b).min(self.x.1));
-                        if !(lo < hi) {
+                        if lo.is_nan() || hi.is_nan() || lo >= hi {
                             continue;
                         }
                         let base = self.sy(clamp(0.0, self.y.0, self.y.1));

@@ -183,7 +183,10 @@ fn the_y_window_is_chosen_from_the_curves() {
 
 // ---- Located author mistakes (the preprocessor turns them into diagnostics).
 
-fn place(e: &ParamError) -> (&str, Option<&str>, Option<(usize, usize)>, Vec<&str>) {
+/// (parameter, text, range inside it, keys) of a located error.
+type Located<'a> = (&'a str, Option<&'a str>, Option<(usize, usize)>, Vec<&'a str>);
+
+fn place(e: &ParamError) -> Located<'_> {
     let p = e.place.as_ref().expect("located");
     (
         e.param.as_str(),
