@@ -917,3 +917,200 @@ fn widgets_benchmark() {
     std::fs::write(&path, serde_json::to_string_pretty(&out).unwrap()).unwrap();
     println!("{}", serde_json::to_string_pretty(&out).unwrap());
 }
+
+/// The plot's curve 0 as (x, y) data points, from its path and the SVG's mapping
+/// (window x [-4, 4] over 38..312, y [-0.2, 1.2] over 188..8).
+async fn plot_curve(b: &Browser, id: &str) -> Vec<(f64, f64)> {
+    let d = b
+        .js(
+            "return document.querySelector('#' + arguments[0] + ' [data-curve=\"0\"]').getAttribute('d');",
+            vec![json!(id)],
+        )
+        .await;
+    d.as_str()
+        .unwrap()
+        .split(['M', 'L'])
+        .filter(|s| !s.is_empty())
+        .map(|p| {
+            let (x, y) = p.split_once(' ').unwrap();
+            let (sx, sy): (f64, f64) = (x.parse().unwrap(), y.parse().unwrap());
+            (
+                -4.0 + (sx - 38.0) / 274.0 * 8.0,
+                -0.2 + (188.0 - sy) / 180.0 * 1.4,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn browser_plot_sliders_keys_and_tangent_drag_move_readouts_and_curves() {
+    let _lock = browser_lock();
+    let (_test, server) = serve_fixture(Csp::StrictWithPageHashes);
+    run(async {
+        let b = Browser::start(1200, 1400).await;
+        b.client
+            .goto(&server.url("more/gallery.html"))
+            .await
+            .unwrap();
+        let id = b
+            .js(
+                "return document.querySelector('.mc-widget[data-widget=plot]').id;",
+                vec![],
+            )
+            .await;
+        let id = id.as_str().unwrap().to_string();
+        wait_live(&b, &id).await;
+        let sigma = |w: f64, bias: f64, x: f64| 1.0 / (1.0 + (-(w * x + bias)).exp());
+        assert_eq!(value(&b, &id, "r1").await, "slope there: 0.250");
+
+        // A real ArrowRight on the weight slider: w 1 → 1.1; then Shift+ArrowRight: +1.
+        focus(&b, &id, "input[name=w]").await;
+        press(&b, Key::Right).await;
+        assert_eq!(value(&b, &id, "p0").await, "1.1");
+        let shift: char = Key::Shift.into();
+        let right: char = Key::Right.into();
+        let keys = KeyActions::new("keyboard".into())
+            .then(KeyAction::Down { value: shift })
+            .then(KeyAction::Down { value: right })
+            .then(KeyAction::Up { value: right })
+            .then(KeyAction::Up { value: shift });
+        b.client.perform_actions(keys).await.unwrap();
+        b.client.release_actions().await.unwrap();
+        assert_eq!(value(&b, &id, "p0").await, "2.1");
+        let slider = b
+            .js(
+                "const i = document.querySelector('#' + arguments[0] + ' input[name=w]'); return [i.value, i.getAttribute('aria-valuetext')];",
+                vec![json!(id)],
+            )
+            .await;
+        assert_eq!(
+            slider,
+            json!(["2.1", "w = 2.1"]),
+            "the focused slider shows the new value"
+        );
+        // Drag the bias slider (a real pointer drag on the range input) and read back.
+        let rect = b
+            .js(
+                "const r = document.querySelector('#' + arguments[0] + ' input[name=b]').getBoundingClientRect(); return [r.left, r.top, r.width, r.height];",
+                vec![json!(id)],
+            )
+            .await;
+        let rect: Vec<f64> = rect
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        let rect = (rect[0], rect[1], rect[2], rect[3]);
+        let (x0, y0) = (rect.0 + rect.2 / 2.0, rect.1 + rect.3 / 2.0);
+        let mouse = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveTo {
+                duration: None,
+                x: x0.round(),
+                y: y0.round(),
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::MoveTo {
+                duration: Some(Duration::from_millis(100)),
+                x: (x0 + rect.2 / 4.0).round(),
+                y: y0.round(),
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        b.client.perform_actions(mouse).await.unwrap();
+        b.client.release_actions().await.unwrap();
+        let bias = number(&value(&b, &id, "p1").await);
+        assert!(bias > 0.5 && bias < 2.5, "bias dragged to {bias}");
+        let w = 2.1;
+        // Readouts: the boundary −b/w and the slope w/4, as computed here.
+        assert_eq!(
+            number(&value(&b, &id, "r0").await),
+            format!("{:.2}", -bias / w).parse::<f64>().unwrap()
+        );
+        assert_eq!(
+            value(&b, &id, "r1").await,
+            format!("slope there: {:.3}", w / 4.0)
+        );
+        // The curve's path follows σ(w x + b) at the new values.
+        let pts = plot_curve(&b, &id).await;
+        assert!(pts.len() > 40, "{pts:?}");
+        for (x, y) in pts {
+            assert!(
+                (y - sigma(w, bias, x)).abs() < 0.02,
+                "x {x}: {y} vs {}",
+                sigma(w, bias, x)
+            );
+        }
+
+        // Drag the tangent point to x = -1: its slope readout is σ'(−w + b)·w.
+        let handle = "[data-drag=t2]";
+        let at = |x: f64| 38.0 + (x + 4.0) / 8.0 * 274.0;
+        let cy = b
+            .js(
+                "return +document.querySelector('#' + arguments[0] + ' ' + arguments[1]).getAttribute('cy');",
+                vec![json!(id), json!(handle)],
+            )
+            .await
+            .as_f64()
+            .unwrap();
+        let (px0, py0) = client_point(&b, &id, handle, at(1.0), cy).await;
+        let (px1, py1) = client_point(&b, &id, handle, at(-1.0), cy).await;
+        let mouse = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveTo {
+                duration: None,
+                x: px0.round(),
+                y: py0.round(),
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::MoveTo {
+                duration: Some(Duration::from_millis(150)),
+                x: px1.round(),
+                y: py1.round(),
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        b.client.perform_actions(mouse).await.unwrap();
+        b.client.release_actions().await.unwrap();
+        let a = number(&value(&b, &id, "p2").await);
+        assert!((a + 1.0).abs() < 0.1, "tangent point dragged to {a}");
+        let s = sigma(w, bias, a);
+        let slope = s * (1.0 - s) * w;
+        let shown = value(&b, &id, "r2").await;
+        assert_eq!(
+            number(shown.split(':').nth(1).unwrap()),
+            format!("{slope:.3}").parse::<f64>().unwrap(),
+            "{shown}"
+        );
+        for theme in ["light", "rust", "coal", "navy", "ayu"] {
+            set_theme(&b, theme).await;
+            let (stroke, bg) = {
+                let v = b
+                    .js(
+                        "const p = document.querySelector('#' + arguments[0] + ' [data-curve=\"0\"]');\
+                         return [getComputedStyle(p).stroke, getComputedStyle(document.body).backgroundColor];",
+                        vec![json!(id)],
+                    )
+                    .await;
+                (
+                    v[0].as_str().unwrap().to_string(),
+                    v[1].as_str().unwrap().to_string(),
+                )
+            };
+            assert!(
+                stroke.starts_with("rgb") && stroke != bg,
+                "{theme}: curve {stroke} on {bg}"
+            );
+        }
+        set_theme(&b, "light").await;
+        let shot = b.client.screenshot().await.unwrap();
+        std::fs::write(screenshots_dir().join("plot-light.png"), shot).unwrap();
+        assert_no_errors(&b, "gallery.html (plot)", false).await;
+        b.close().await;
+    });
+}
