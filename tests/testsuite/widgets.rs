@@ -97,3 +97,23 @@ fn other_renderers_get_the_caption_and_the_widget_name() {
     assert!(md.contains("changes sign past"), "{md}");
     assert!(!md.contains("<figure"), "{md}");
 }
+
+#[test]
+fn plot_mistakes_point_inside_the_options() {
+    let mut test = BookTest::from_dir("widgets/plot-errors");
+    let err = test.build_error();
+    check_snapshot(&err, &test.fixture.join("expected/error.txt"));
+    for needle in [
+        "curve 2: unknown name `sigm`",
+        "did you mean `sigma`?",
+        "curve 1: expected a number, a variable, a function or `(`, found `*`",
+        "the range's min 3 is above its max -3",
+        "the step 0.3 does not divide the range 0..1",
+        "curve 1 is undefined everywhere in the window x from -4 to -1",
+        "readout 1: ",
+        "readout 1: unknown name `wieght`",
+        "7 errors",
+    ] {
+        assert!(err.contains(needle), "missing {needle:?} in\n{err}");
+    }
+}

@@ -590,13 +590,29 @@ fn slider(c: &Compiler, name: &str, v: &Value) -> Result<[f64; 5], ParamError> {
     let step = number("step")?.unwrap_or(span / 100.0);
     let count = span / step;
     if step.is_nan() || step <= 0.0 || (count - count.round()).abs() > 1e-6 * count.max(1.0) || count.round() > 100_000.0 {
-        return Err(err("params", format!("parameter `{name}`: the step {} does not divide the range {}..{} into whole steps", fmt_num(step), fmt_num(range.0), fmt_num(range.1)), keyed(&[name, "step"], "does not divide the range", format!("the range spans {}; choose a step such as {}", fmt_num(span), fmt_num(span / 100.0)))));
+        return Err(err("params", format!("parameter `{name}`: the step {} does not divide the range {}..{} into whole steps", fmt_num(step), fmt_num(range.0), fmt_num(range.1)), keyed(&[name, "step"], "does not divide the range", format!("the range spans {}; a step such as {} divides it", fmt_num(span), fmt_num(dividing_step(span, step))))));
     }
     let value = number("value")?.unwrap_or(range.0 + span / 2.0);
     if value < range.0 || value > range.1 {
         return Err(err("params", format!("parameter `{name}`: the value {} is outside its range {}..{}", fmt_num(value), fmt_num(range.0), fmt_num(range.1)), keyed(&[name, "value"], "outside the range", "")));
     }
     Ok([0.0, value, range.0, range.1, step])
+}
+
+/// A step near `step` that divides `span` into whole steps and has at most 3 decimals.
+fn dividing_step(span: f64, step: f64) -> f64 {
+    let n = (span / step).round().max(1.0);
+    for k in 0..50 {
+        for m in [n + k as f64, n - k as f64] {
+            if m >= 1.0 {
+                let s = span / m;
+                if ((s * 1000.0).round() - s * 1000.0).abs() < 1e-9 {
+                    return s;
+                }
+            }
+        }
+    }
+    span / 100.0
 }
 
 /// A readout's text → live pieces: text, and `[program, decimals]` per placeholder.
