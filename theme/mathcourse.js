@@ -112,9 +112,9 @@
     if (!control && a.isEqualNode(b)) return; // unchanged subtree: nothing to do
     syncAttributes(a, b);
     var busy = a === active;
-    // A slider moved by keys through the widget (`data-key`) takes its new value even
-    // while focused.
-    if (a.nodeName === "INPUT" && (!busy || (a.type === "range" && a.hasAttribute("data-key")))) {
+    // A slider moved by keys through the widget (`data-key`, range inputs only) takes
+    // its new value even while focused.
+    if (a.nodeName === "INPUT" && (!busy || a.hasAttribute("data-key"))) {
       if (a.type === "checkbox" || a.type === "radio") {
         a.checked = b.hasAttribute("checked");
       } else if (a.value !== b.getAttribute("value")) {

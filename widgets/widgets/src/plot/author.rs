@@ -275,7 +275,7 @@ fn ops_value(p: &Program) -> Value {
     Value::List(
         p.ops
             .iter()
-            .map(|op| match *op {
+            .flat_map(|op| -> Vec<Value> { vec![match *op {
                 Op::Num(n) => Value::Num(n),
                 Op::Arg => Value::Text("x".into()),
                 Op::Slot(n) => Value::Text(format!("s{n}")),
@@ -292,9 +292,10 @@ fn ops_value(p: &Program) -> Value {
                     .into(),
                 ),
                 Op::Fn(f) => Value::Text(f.name().into()),
-                Op::Min(n) => Value::Text(format!("min{n}")),
-                Op::Max(n) => Value::Text(format!("max{n}")),
-            })
+                // n-ary min/max: n − 1 binary ones (the operands are already on the stack).
+                Op::Min(n) => return vec![Value::Text("min".into()); usize::from(n).saturating_sub(1)],
+                Op::Max(n) => return vec![Value::Text("max".into()); usize::from(n).saturating_sub(1)],
+            }] })
             .collect(),
     )
 }

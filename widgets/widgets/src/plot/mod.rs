@@ -21,7 +21,7 @@
 //! `tangents`: `[[f, param, label], …]`; `readouts`: `[[text | [program, decimals], …],
 //! …]`. A program is a list: numbers push themselves, `"x"` the argument, `"sN"` slot N
 //! (parameters, then derived values), `"fN"` calls function N, `"neg"`, `"+"`, `"-"`,
-//! `"*"`, `"/"`, `"^"`, a built-in function's name, `"minN"`/`"maxN"` with N arguments.
+//! `"*"`, `"/"`, `"^"`, `"min"`, `"max"` (of two values), a built-in function's name.
 //!
 //! Markup: range inputs named after the parameters (so a formula card's `controls` can
 //! name them), each with `data-key="pN"` (arrows step, Shift ×10, PageUp/PageDown ×10,
@@ -165,12 +165,6 @@ fn program(v: Option<&Value>, funcs: usize, slots: usize) -> Option<Program> {
                         .filter(|&n| n < limit)
                         .and_then(|n| u16::try_from(n).ok())
                 };
-                let count = |prefix: &str| {
-                    t.strip_prefix(prefix)
-                        .and_then(parse_index)
-                        .filter(|&n| (1..=8).contains(&n))
-                        .map(|n| n as u8)
-                };
                 match t {
                     "x" => Op::Arg,
                     "neg" => Op::Neg,
@@ -179,6 +173,8 @@ fn program(v: Option<&Value>, funcs: usize, slots: usize) -> Option<Program> {
                     "*" => Op::Bin(BinOp::Mul),
                     "/" => Op::Bin(BinOp::Div),
                     "^" => Op::Bin(BinOp::Pow),
+                    "min" => Op::Min(2),
+                    "max" => Op::Max(2),
                     _ => {
                         if let Some(f) = Function::from_name(t) {
                             Op::Fn(f)
@@ -186,10 +182,6 @@ fn program(v: Option<&Value>, funcs: usize, slots: usize) -> Option<Program> {
                             Op::Slot(n)
                         } else if let Some(n) = numbered("f", funcs) {
                             Op::Call(n)
-                        } else if let Some(n) = count("min") {
-                            Op::Min(n)
-                        } else if let Some(n) = count("max") {
-                            Op::Max(n)
                         } else {
                             return None;
                         }
@@ -200,11 +192,8 @@ fn program(v: Option<&Value>, funcs: usize, slots: usize) -> Option<Program> {
         };
         ops.push(op);
     }
-    let p = Program { ops };
-    if !p.ops.is_empty() {
-        p.max_stack()?;
-    }
-    Some(p)
+    // No stack check here: a malformed program evaluates to NaN, never panics.
+    Some(Program { ops })
 }
 
 /// `head`, ` name="value"` for each attribute, `tail`.
@@ -261,19 +250,17 @@ impl Param {
         changed
     }
 
+    /// Arrows step (Shift: ten steps), Page Up/Down take ten steps, Home/End the ends.
     fn key(&mut self, key: &str, shift: bool) -> bool {
-        let big = 10.0 * self.step;
-        let step = if shift { big } else { self.step };
-        let v = self.value;
-        match key {
-            "ArrowRight" | "ArrowUp" => self.set(v + step),
-            "ArrowLeft" | "ArrowDown" => self.set(v - step),
-            "PageUp" => self.set(v + big),
-            "PageDown" => self.set(v - big),
-            "Home" => self.set(self.min),
-            "End" => self.set(self.max),
-            _ => false,
-        }
+        let sign = match key {
+            "ArrowRight" | "ArrowUp" | "PageUp" => 1.0,
+            "ArrowLeft" | "ArrowDown" | "PageDown" => -1.0,
+            "Home" => return self.set(self.min),
+            "End" => return self.set(self.max),
+            _ => return false,
+        };
+        let big = shift || key.starts_with('P');
+        self.set(self.value + sign * self.step * if big { 10.0 } else { 1.0 })
     }
 
     fn shown(&self) -> &str {
@@ -318,20 +305,20 @@ impl Plot {
     fn read_items(&mut self, p: &Params) -> Option<()> {
         for item in list(p.get("params")) {
             let f = list(Some(item));
-            let step = num(f.get(4))?;
+            let (value, min, max, step) = (num(f.get(1))?, num(f.get(2))?, num(f.get(3))?, num(f.get(4))?);
+            if !(min < max && step > 0.0) {
+                return None;
+            }
             let mut param = Param {
                 name: text(f.first()),
-                value: num(f.get(1))?,
-                min: num(f.get(2))?,
-                max: num(f.get(3))?,
+                value,
+                min,
+                max,
                 step,
                 label: text(f.get(5)),
                 decimals: decimals_of(step),
             };
-            if !(param.min < param.max && step > 0.0) {
-                return None;
-            }
-            param.set(param.value);
+            param.set(value);
             self.params.push(param);
         }
         for item in list(p.get("funcs")) {
@@ -345,13 +332,17 @@ impl Plot {
         for item in list(p.get("marks")) {
             let m = list(Some(item));
             let kind = *KINDS.get(index(m.first(), KINDS.len())?)?;
+            let f = index(m.get(1), nf.max(1))?;
+            let p = index(m.get(2), self.params.len().max(1))?;
+            let style = index(m.get(5), STYLES.len())?;
+            let (a, b) = (program(m.get(3), nf, slots)?, program(m.get(4), nf, slots)?);
             let mark = Mark {
                 kind,
-                f: index(m.get(1), nf.max(1))?,
-                p: index(m.get(2), self.params.len().max(1))?,
-                a: program(m.get(3), nf, slots)?,
-                b: program(m.get(4), nf, slots)?,
-                style: index(m.get(5), STYLES.len())?,
+                f,
+                p,
+                a,
+                b,
+                style,
                 label: text(m.get(6)),
             };
             if matches!(kind, Kind::Area | Kind::Tangent) {
@@ -504,14 +495,11 @@ impl Plot {
                             continue;
                         }
                         let (x, y) = (self.sx(v), self.sy(v));
-                        let (end, anchor) = if m.kind == Kind::VLine {
-                            el(&mut out, "<line class=\"mc-w-plot-line\"", &[("x1", x), ("y1", TOP), ("x2", x), ("y2", BOTTOM)], "/>");
-                            ((x + 3.0, TOP + 10.0), "start")
-                        } else {
-                            el(&mut out, "<line class=\"mc-w-plot-line\"", &[("x1", LEFT), ("y1", y), ("x2", RIGHT), ("y2", y)], "/>");
-                            ((RIGHT - 3.0, y - 4.0), "end")
-                        };
-                        label(&mut out, end, anchor, &m.label);
+                        let vertical = m.kind == Kind::VLine;
+                        let (x1, y1, x2, y2) = if vertical { (x, TOP, x, BOTTOM) } else { (LEFT, y, RIGHT, y) };
+                        el(&mut out, "<line class=\"mc-w-plot-line\"", &[("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2)], "/>");
+                        let at = if vertical { (x + 3.0, TOP + 10.0) } else { (RIGHT - 3.0, y - 4.0) };
+                        label(&mut out, at, if vertical { "start" } else { "end" }, &m.label);
                     }
                     _ => {
                         let (a, fa) = (self.at(m), f(self.at(m)));
@@ -685,7 +673,14 @@ impl Widget for Plot {
             out.s("<fieldset class=\"mc-w-controls\"><legend>Parameters</legend>");
             for (i, p) in self.params.iter().enumerate() {
                 let name = esc(&p.name);
-                out.s("<label class=\"mc-w-control\" for=\"").s(&id).s("-").s(&name).s("\"><span class=\"mc-w-control-label\">").e(p.shown()).s("</span><input type=\"range\" id=\"").s(&id).s("-").s(&name).s("\" name=\"").s(&name).s("\" min=\"").g(p.min).s("\" max=\"").g(p.max).s("\" step=\"").g(p.step).s("\" value=\"").g(p.value).s("\" data-key=\"p").u(i).s("\" aria-valuetext=\"").s(&name).s(" = ").m(p.value, p.decimals).s("\"><output class=\"mc-w-control-value\" for=\"").s(&id).s("-").s(&name).s("\" data-value=\"p").u(i).s("\">").m(p.value, p.decimals).s("</output></label>");
+                let value = {
+                    let mut v = String::new();
+                    v.m(p.value, p.decimals);
+                    v
+                };
+                let mut target = String::new();
+                target.s(&id).s("-").s(&name);
+                out.s("<label class=\"mc-w-control\" for=\"").s(&target).s("\"><span class=\"mc-w-control-label\">").e(p.shown()).s("</span><input type=\"range\" id=\"").s(&target).s("\" name=\"").s(&name).s("\" min=\"").g(p.min).s("\" max=\"").g(p.max).s("\" step=\"").g(p.step).s("\" value=\"").g(p.value).s("\" data-key=\"p").u(i).s("\" aria-valuetext=\"").s(&name).s(" = ").s(&value).s("\"><output class=\"mc-w-control-value\" for=\"").s(&target).s("\" data-value=\"p").u(i).s("\">").s(&value).s("</output></label>");
             }
             out.s("</fieldset>");
         }
