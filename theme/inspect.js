@@ -74,6 +74,10 @@
       widget.addEventListener("input", function () { requestAnimationFrame(showValues); });
       widget.addEventListener("change", function () { requestAnimationFrame(showValues); });
       widget.addEventListener("click", function () { requestAnimationFrame(showValues); });
+      // Keys and drags that widgets handle themselves (a plot's Shift+arrow, its tangent
+      // point) change a control without an input event.
+      widget.addEventListener("keydown", function () { requestAnimationFrame(showValues); });
+      widget.addEventListener("pointermove", function () { requestAnimationFrame(showValues); });
     }
 
     var current = null;

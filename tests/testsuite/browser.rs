@@ -880,6 +880,30 @@ fn widgets_benchmark() {
                 ));
             }
         }
+        // The plot's tangent point dragged along its curve (resampling every curve).
+        let drag = b
+            .js(
+                "const fig = document.querySelector('.mc-widget[data-widget=plot]'); const h = fig.querySelector('[data-drag^=t]');\
+                 const svg = h.ownerSVGElement; const m = svg.getScreenCTM();\
+                 const at = x => new DOMPoint(x, 100).matrixTransform(m);\
+                 const opts = p => ({bubbles: true, cancelable: true, pointerId: 8, pointerType: 'mouse', isPrimary: true, clientX: p.x, clientY: p.y, button: 0, buttons: 1});\
+                 h.dispatchEvent(new PointerEvent('pointerdown', opts(at(+h.getAttribute('cx')))));\
+                 const times = []; window.__mathcourse.profile = [];\
+                 for (let i = 0; i < arguments[0]; i++) {\
+                   const p = at(40 + (i * 7) % 270);\
+                   const t0 = performance.now();\
+                   h.dispatchEvent(new PointerEvent('pointermove', opts(p)));\
+                   window.__mathcourse.flush();\
+                   const t1 = performance.now(); fig.getBoundingClientRect();\
+                   times.push([t1 - t0, performance.now() - t0]);\
+                 }\
+                 const prof = window.__mathcourse.profile; window.__mathcourse.profile = null;\
+                 h.dispatchEvent(new PointerEvent('pointerup', opts(at(100))));\
+                 return [times, prof];",
+                vec![json!(EVENTS)],
+            )
+            .await;
+        rows.push(("plot", "tangent drag `pointermove`", drag));
         assert_no_errors(&b, "benchmark pages", true).await;
         b.close().await;
     });
@@ -988,6 +1012,13 @@ fn browser_plot_sliders_keys_and_tangent_drag_move_readouts_and_curves() {
             json!(["2.1", "w = 2.1"]),
             "the focused slider shows the new value"
         );
+        // The formula card above names `w` in its `controls`: its legend shows the value.
+        b.wait_until(
+            "const v = document.querySelector('[data-mc-sym=\"plot-w\"] [data-mc-value]'); return !!v && v.textContent === '= 2.1';",
+            LIVE_TIMEOUT,
+            "the card's legend to show w = 2.1",
+        )
+        .await;
         // Drag the bias slider (a real pointer drag on the range input) and read back.
         let rect = b
             .js(
