@@ -3,7 +3,7 @@
 //! marker, replacing an earlier Widgets section).
 //!
 //! 1. Size: the committed bundle (`theme/widgets/`) and the loader, raw and gzip
-//!    (level 9), against the budget of 40 KB gzip for all widgets together.
+//!    (level 9), against the budget of 68 KB gzip for all widgets together (raised from 40 KB when the ninth widget, `plot`, came in; issue #16).
 //! 2. Speed, in headless Chromium (the ignored test `browser::widgets_benchmark` of the
 //!    tests crate, which writes `target/bench/widgets.json`): the time to handle one
 //!    slider `input` event and one pointer `pointermove` of a drag, including the wasm
@@ -26,7 +26,7 @@ use serde_json::Value;
 use crate::util::{repo_root, run_in};
 
 /// The budget for wasm + JS, gzip.
-const BUDGET_GZIP: usize = 40 * 1024;
+const BUDGET_GZIP: usize = 68 * 1024;
 /// The budget for one event, median.
 const BUDGET_EVENT_MS: f64 = 2.0;
 use crate::util::MORE_BENCHMARKS as MARKER;
@@ -48,7 +48,7 @@ pub fn run() -> Result<String> {
     out.push_str(
         "Command: `cargo xtask bench-widgets` (sizes of the committed bundle; timings in \
          headless Chromium through chromedriver, from the ignored test \
-         `browser::widgets_benchmark` of the tests crate). Budgets: wasm + JS ≤ 40 KB \
+         `browser::widgets_benchmark` of the tests crate). Budgets: wasm + JS ≤ 68 KB \
          gzip for all widgets together; ≤ 2 ms median per drag or slider event.\n\n",
     );
 
@@ -90,7 +90,7 @@ pub fn run() -> Result<String> {
         "**over**"
     };
     out.push_str(&format!(
-        "| **wasm + JS** | **{}** | **{}** ({verdict} the 40 KB budget) |\n\n",
+        "| **wasm + JS** | **{}** | **{}** ({verdict} the 68 KB budget) |\n\n",
         kb(raw_total),
         kb(gz_total)
     ));

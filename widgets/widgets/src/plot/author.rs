@@ -341,9 +341,10 @@ pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
                 c.add(name, Resolved::Slot(c.slots.len() as u16));
                 c.slots.push(p[1]);
                 let label = match v {
-                    Value::Map(m) => map_get(m, "label").and_then(text_of).unwrap_or_default(),
-                    _ => String::new(),
-                };
+                    Value::Map(m) => map_get(m, "label").and_then(text_of),
+                    _ => None,
+                }
+                .unwrap_or_else(|| name.clone());
                 live_params.push(Value::List(vec![
                     text_value(name),
                     Value::Num(p[1]),
@@ -351,6 +352,7 @@ pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
                     Value::Num(p[3]),
                     Value::Num(p[4]),
                     Value::Text(label),
+                    Value::Num(super::decimals_of(p[4]) as f64),
                 ]));
             }
         }

@@ -14,7 +14,7 @@
 //! `from_live`, so both renders are the same code on the same numbers.
 //!
 //! Live form (JSON): `x`, `y`: `[min, max]`; `params`: `[[name, value, min, max, step,
-//! label], …]`; `funcs`: `[program, …]` (curve functions, called by index);
+//! label, decimals], …]`; `funcs`: `[program, …]` (curve functions, called by index);
 //! `derived`: values computed after the parameters, `["area", f, from, to]` or
 //! `["slope", f, at]`; `curves`: `[[f, style, label], …]`; `points`: `[[x, y, label],
 //! …]`; `lines`: `[["x" | "y", at, label], …]`; `areas`: `[[derived, label], …]`;
@@ -220,7 +220,8 @@ fn pt(out: &mut String, cmd: &str, x: f64, y: f64) {
 }
 
 /// Places after the point that `step` needs (up to 6).
-fn decimals_of(step: f64) -> usize {
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn decimals_of(step: f64) -> usize {
     let mut scale = 1.0;
     for d in 0..6 {
         let v = step * scale;
@@ -263,13 +264,6 @@ impl Param {
         self.set(self.value + sign * self.step * if big { 10.0 } else { 1.0 })
     }
 
-    fn shown(&self) -> &str {
-        if self.label.is_empty() {
-            &self.name
-        } else {
-            &self.label
-        }
-    }
 }
 
 impl Plot {
@@ -316,7 +310,7 @@ impl Plot {
                 max,
                 step,
                 label: text(f.get(5)),
-                decimals: decimals_of(step),
+                decimals: index(f.get(6), 13)?,
             };
             param.set(value);
             self.params.push(param);
@@ -439,13 +433,10 @@ impl Plot {
     fn drawing(&self, id: &str, slots: &[f64]) -> String {
         let mut out = String::new();
         out.s("<svg class=\"mc-w-svg mc-w-plot-svg\" viewBox=\"0 0 320 212\" role=\"group\" aria-labelledby=\"").s(id).s("-svg-title\"><title id=\"").s(id).s("-svg-title\">").s(&self.title);
-        for p in &self.params {
-            out.s("; ").e(&p.name).s(" = ").m(p.value, p.decimals);
-        }
         out.s("</title><defs><clipPath id=\"").s(id).s("-clip\"><rect x=\"38\" y=\"8\" width=\"274\" height=\"180\"/></clipPath></defs>").s(&self.axes).s("<g clip-path=\"url(#").s(id).s("-clip)\">");
         let eval = |p: &Program| p.eval(0.0, slots, &self.funcs);
         // Areas under the curves, then the curves, lines and tangents, all clipped.
-        for pass in [Kind::Area, Kind::Curve, Kind::VLine, Kind::Tangent] {
+        for pass in [Kind::Area, Kind::Curve, Kind::VLine, Kind::Tangent, Kind::Point] {
             for (i, m) in self.marks.iter().enumerate() {
                 let line = pass == Kind::VLine && m.kind == Kind::HLine;
                 if m.kind != pass && !line {
@@ -501,6 +492,13 @@ impl Plot {
                         let at = if vertical { (x + 3.0, TOP + 10.0) } else { (RIGHT - 3.0, y - 4.0) };
                         label(&mut out, at, if vertical { "start" } else { "end" }, &m.label);
                     }
+                    Kind::Point => {
+                        let (cx, cy) = (self.sx(eval(&m.a)), self.sy(eval(&m.b)));
+                        if cx.is_finite() && cy.is_finite() {
+                            el(&mut out, "<circle class=\"mc-w-plot-point\" r=\"3.5\"", &[("cx", cx), ("cy", cy)], "/>");
+                            label(&mut out, (cx + 5.0, cy - 5.0), "start", &m.label);
+                        }
+                    }
                     _ => {
                         let (a, fa) = (self.at(m), f(self.at(m)));
                         let k = core_plot::slope(&f, a, self.h());
@@ -515,20 +513,13 @@ impl Plot {
         }
         out.s("</g>");
         for (i, m) in self.marks.iter().enumerate() {
-            if m.kind == Kind::Point {
-                let (cx, cy) = (self.sx(eval(&m.a)), self.sy(eval(&m.b)));
-                if (LEFT - 1.0..=RIGHT + 1.0).contains(&cx) && (TOP - 1.0..=BOTTOM + 1.0).contains(&cy) {
-                    el(&mut out, "<circle class=\"mc-w-plot-point\" r=\"3.5\"", &[("cx", cx), ("cy", cy)], "/>");
-                    label(&mut out, (cx + 5.0, cy - 5.0), "start", &m.label);
-                }
-            }
             if m.kind == Kind::Tangent {
                 let Some(p) = self.params.get(m.p) else { continue };
                 let fa = self.call(m.f, p.value, slots);
                 let cy = if fa.is_finite() { clamp(self.sy(fa), TOP, BOTTOM) } else { BOTTOM };
                 let what = if m.label.is_empty() { "Tangent point" } else { m.label.as_str() };
                 el(&mut out, "<circle class=\"mc-w-handle mc-w-plot-handle\" r=\"6\"", &[("cx", self.sx(p.value)), ("cy", cy)], " tabindex=\"0\" role=\"slider\" data-drag=\"t");
-                out.u(i).s("\" data-key=\"t").u(i).s("\" aria-label=\"").e(what).s(": drag it or use the arrow keys (Shift for bigger steps)\" aria-valuemin=\"").g(p.min).s("\" aria-valuemax=\"").g(p.max).s("\" aria-valuenow=\"").g(p.value).s("\" aria-valuetext=\"").e(&p.name).s(" = ").m(p.value, p.decimals).s("\"/>");
+                out.u(i).s("\" data-key=\"t").u(i).s("\" aria-label=\"").e(what).s(": drag it, or use the arrow keys\" aria-valuemin=\"").g(p.min).s("\" aria-valuemax=\"").g(p.max).s("\" aria-valuenow=\"").g(p.value).s("\" aria-valuetext=\"").e(&p.name).s(" = ").m(p.value, p.decimals).s("\"/>");
             }
         }
         out.s("</svg>");
@@ -680,7 +671,7 @@ impl Widget for Plot {
                 };
                 let mut target = String::new();
                 target.s(&id).s("-").s(&name);
-                out.s("<label class=\"mc-w-control\" for=\"").s(&target).s("\"><span class=\"mc-w-control-label\">").e(p.shown()).s("</span><input type=\"range\" id=\"").s(&target).s("\" name=\"").s(&name).s("\" min=\"").g(p.min).s("\" max=\"").g(p.max).s("\" step=\"").g(p.step).s("\" value=\"").g(p.value).s("\" data-key=\"p").u(i).s("\" aria-valuetext=\"").s(&name).s(" = ").s(&value).s("\"><output class=\"mc-w-control-value\" for=\"").s(&target).s("\" data-value=\"p").u(i).s("\">").s(&value).s("</output></label>");
+                out.s("<label class=\"mc-w-control\" for=\"").s(&target).s("\"><span class=\"mc-w-control-label\">").e(&p.label).s("</span><input type=\"range\" id=\"").s(&target).s("\" name=\"").s(&name).s("\" min=\"").g(p.min).s("\" max=\"").g(p.max).s("\" step=\"").g(p.step).s("\" value=\"").g(p.value).s("\" data-key=\"p").u(i).s("\" aria-valuetext=\"").s(&name).s(" = ").s(&value).s("\"><output class=\"mc-w-control-value\" for=\"").s(&target).s("\" data-value=\"p").u(i).s("\">").s(&value).s("</output></label>");
             }
             out.s("</fieldset>");
         }
