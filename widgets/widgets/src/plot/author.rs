@@ -70,7 +70,29 @@ struct Name {
 struct Compiler {
     names: Vec<Name>,
     funcs: Vec<Program>,
+    /// Operations one evaluation of each function costs, calls included.
+    costs: Vec<u64>,
+    /// Functions drawn (not `hidden`): the automatic y window looks at these.
+    shown: Vec<bool>,
     slots: Vec<f64>,
+}
+
+/// Most operations one evaluation of an expression may cost, counting the curves it
+/// calls (a curve is evaluated up to 2400 times per frame; calls that nest could
+/// otherwise multiply the work beyond any budget).
+const MAX_COST: u64 = 2000;
+
+impl Compiler {
+    /// Operations of one evaluation of `p`, with the costs of the functions it calls.
+    fn cost(&self, p: &Program) -> u64 {
+        p.ops
+            .iter()
+            .map(|op| match op {
+                Op::Call(i) => 1 + self.costs.get(usize::from(*i)).copied().unwrap_or(0),
+                _ => 1,
+            })
+            .fold(0u64, u64::saturating_add)
+    }
 }
 
 /// Where an expression is written, for its errors.
@@ -163,6 +185,16 @@ impl Compiler {
                     at(body_start, text.len() - body_start, "here", GRAMMAR.into()),
                 )
             })?;
+        if self.cost(&program) > MAX_COST {
+            return Err(err(
+                site.param,
+                format!(
+                    "{}: too costly to draw: one value takes more than {MAX_COST} operations, counting the curves it calls",
+                    site.what
+                ),
+                at(body_start, text.len() - body_start, "too costly", "call fewer curves, or name a simpler helper curve".into()),
+            ));
+        }
         Ok((program, parsed))
     }
 
@@ -327,6 +359,8 @@ pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
     let mut c = Compiler {
         names: Vec::new(),
         funcs: Vec::new(),
+        costs: Vec::new(),
+        shown: Vec::new(),
         slots: Vec::new(),
     };
     let mut live_params = Vec::new();
@@ -435,6 +469,8 @@ pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
         if let Some(n) = &name {
             c.add(n, Resolved::Func(f));
         }
+        c.costs.push(c.cost(&program));
+        c.shown.push(style != "hidden");
         c.funcs.push(program);
         let style = STYLES.iter().position(|s| *s == style).unwrap_or(0);
         marks.push(mark(0, usize::from(f), 0, None, None, style, label));
@@ -693,6 +729,9 @@ fn readout(c: &Compiler, t: &str, what: &str) -> Result<Vec<Value>, ParamError> 
 fn auto_y(c: &Compiler, x: (f64, f64)) -> (f64, f64) {
     let mut ys = Vec::new();
     for (f, p) in c.funcs.iter().enumerate() {
+        if !c.shown.get(f).copied().unwrap_or(true) {
+            continue;
+        }
         for k in 0..=400 {
             let t = x.0 + (x.1 - x.0) * k as f64 / 400.0;
             let v = p.eval(t, &c.slots, &c.funcs[..f]);

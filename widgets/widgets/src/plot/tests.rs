@@ -260,3 +260,25 @@ fn names_must_refer_to_the_right_things() {
     let e = error(r#"{"lines": ["z = 1"]}"#);
     assert!(e.message.contains("expected `x = …`"), "{}", e.message);
 }
+
+#[test]
+fn nested_calls_that_would_multiply_the_work_are_refused() {
+    let mut curves = vec!["f0(x) = x + 1".to_string()];
+    for i in 1..5 {
+        let calls: Vec<String> = (0..12).map(|_| format!("f{}(x)", i - 1)).collect();
+        curves.push(format!("f{i}(x) = {}", calls.join(" + ")));
+    }
+    let json = format!("{{\"curves\": {:?}}}", curves);
+    let e = error(&json);
+    assert!(e.message.contains("too costly to draw"), "{}", e.message);
+    assert_eq!(place(&e).1.map(|t| t.starts_with("f3(x)")), Some(true));
+}
+
+#[test]
+fn hidden_curves_are_not_drawn_and_do_not_set_the_y_window() {
+    let w = plot(r#"{"x": [0, 1], "curves": [{"expr": "big(x) = 1000 x", "style": "hidden"}, "big(x) / 1000"]}"#);
+    let html = w.render("h");
+    assert!(!html.contains("data-curve=\"0\""));
+    assert!(html.contains("data-curve=\"1\""));
+    assert!(w.y.1 < 2.0, "{:?}", w.y);
+}
