@@ -74,6 +74,9 @@ fn snippets(p: &str) -> Vec<(&'static str, String)> {
         ("demo", format!("::::{{demo}} {one_line}\n:::{{note}} {one_line}\nBody.\n:::\n::::\n")),
         // The caption is the body: Markdown, like every body. Parameters are escaped.
         ("widget", format!(":::{{widget}} softmax\n---\nlabels: [{yaml}, {yaml}, {yaml}]\n---\nCaption.\n:::\n")),
+        // A plot's labels (slider, curve, point, line, tangent) are author text too (its
+        // readouts hold `{expr}` placeholders that must parse: escaped, see its unit tests).
+        ("widget", format!(":::{{widget}} plot\n---\nparams:\n  w: {{value: 1, range: [0, 2], step: 0.5, label: {yaml}}}\ncurves:\n  - {{expr: 'f(x) = w*x', label: {yaml}}}\npoints:\n  - {{at: [1, 1], label: {yaml}}}\nlines:\n  - {{x: 1, label: {yaml}}}\ntangents:\n  - {{curve: f, at: w, label: {yaml}}}\n---\nCaption.\n:::\n")),
         ("widget-reference", ":::{widget-reference}\n:::\n".to_string()),
     ]
 }
