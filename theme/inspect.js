@@ -75,9 +75,10 @@
       widget.addEventListener("change", function () { requestAnimationFrame(showValues); });
       widget.addEventListener("click", function () { requestAnimationFrame(showValues); });
       // Keys and drags that widgets handle themselves (a plot's Shift+arrow, its tangent
-      // point) change a control without an input event.
-      widget.addEventListener("keydown", function () { requestAnimationFrame(showValues); });
-      widget.addEventListener("pointermove", function () { requestAnimationFrame(showValues); });
+      // point) change a control without an input event. Capture phase: the loader stops
+      // the propagation of the keys it takes (mdBook would turn pages on arrows).
+      widget.addEventListener("keydown", function () { requestAnimationFrame(showValues); }, true);
+      widget.addEventListener("pointermove", function () { requestAnimationFrame(showValues); }, true);
     }
 
     var current = null;
