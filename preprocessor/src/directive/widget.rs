@@ -191,7 +191,9 @@ impl Directive for Widget {
         context.insert("name", kind);
         context.insert("summary", summary);
         context.insert("params", &params.to_json());
-        context.insert("markup_html", &widget.render(&id));
+        // Shown, but kept out of the search index (its text is widget chrome).
+        let markup = crate::html::text_as_attributes(&widget.render(&id));
+        context.insert("markup_html", &markup);
         let caption = cx.markdown(block.body.clone());
         context.insert("has_caption", &!caption.trim().is_empty());
         cx.template(
