@@ -645,6 +645,23 @@ fn course_book_pages_load_without_console_errors() {
             if gap != json!([]) {
                 failures.push(format!("{page}: gap after the tally's parenthesis: {gap}"));
             }
+            // Probability bars share one scale: every track starts at the same x with the
+            // same width, and each bar is its probability times that width (within 1 px).
+            let scale = b
+                .js(
+                    "const bad = []; for (const list of document.querySelectorAll('.mc-w-bars')) {\
+                       const rows = [...list.querySelectorAll('.mc-w-bar-row')]; const t0 = rows[0].querySelector('.mc-w-bar-track').getBoundingClientRect();\
+                       for (const r of rows) { const t = r.querySelector('.mc-w-bar-track').getBoundingClientRect(); const bar = r.querySelector('.mc-w-bar').getBoundingClientRect();\
+                         const p = parseFloat(r.querySelector('.mc-w-bar-value').textContent) / 100;\
+                         if (Math.abs(t.left - t0.left) > 1 || Math.abs(t.width - t0.width) > 1) bad.push('track of ' + r.textContent + ' at ' + t.left + '+' + t.width + ', first at ' + t0.left + '+' + t0.width);\
+                         if (!isNaN(p) && Math.abs(bar.width - p * t.width) > 1) bad.push('bar of ' + r.textContent + ': ' + bar.width + ' for ' + p + ' of ' + t.width); } }\
+                     return bad;",
+                    vec![],
+                )
+                .await;
+            if scale != json!([]) {
+                failures.push(format!("{page}: bars not to one scale: {scale}"));
+            }
             let errors: Vec<String> = b
                 .console()
                 .await
