@@ -784,7 +784,8 @@ fn course_book_assets_resolve_on_every_kind_of_page() {
 /// text: an element's scrollWidth exceeds its clientWidth only where it scrolls on
 /// purpose (`overflow-x: auto`, with a tab stop), and the page never scrolls sideways.
 /// Punctuation right after inline math never wraps alone onto the next line, and a
-/// takeaways or further-reading list right under a heading does not repeat it.
+/// takeaways or further-reading list right under a heading does not repeat it, and
+/// the tick labels of a widget's drawing do not overlap.
 #[test]
 fn course_book_fits_a_phone() {
     let _lock = browser_support::browser_lock();
@@ -836,6 +837,10 @@ fn course_book_fits_a_phone() {
                        const pr = p.getBoundingClientRect(), f = box.getBoundingClientRect(); return pr.width > 0 && pr.top >= f.top - 1 && pr.bottom <= f.bottom + 1 ? '' : 'apart'; };\
                      for (const s of document.querySelectorAll('main .mc-nowrap')) { if (s.getClientRects().length === 0) continue; const w = sameLine(s); if (w) bad.push('punctuation ' + w + ': ' + s.textContent.slice(-40)); }\
                      for (const h of document.querySelectorAll('main :is(h2, h3) + :is(.mc-takeaways, .mc-further-reading) > .mc-list-head')) if (h.getClientRects().length) bad.push('doubled heading: ' + h.textContent);\
+                     /* Tick labels of a drawing never run into each other (128256512). */\
+                     for (const g of document.querySelectorAll('main .mc-widget .mc-w-tick')) { const r = [...g.querySelectorAll('text')].filter(t => t.getClientRects().length && t.getBBox().width).map(t => [t.getBoundingClientRect(), t.textContent]);\
+                       for (let i = 0; i < r.length; i++) for (let j = i + 1; j < r.length; j++) { const a = r[i][0], c = r[j][0];\
+                         if (a.left < c.right - 1 && c.left < a.right - 1 && a.top < c.bottom - 1 && c.top < a.bottom - 1) bad.push('tick labels overlap: ' + r[i][1] + ' / ' + r[j][1]); } }\
                      const first = document.querySelector('main p .mc-nowrap');\
                      if (first) { const box = document.createElement('div'); box.style.width = (first.querySelector('.katex').getBoundingClientRect().width + 2) + 'px';\
                        box.append('x ', first.cloneNode(true), ' y'); document.querySelector('main').append(box); const w = sameLine(box.querySelector('.mc-nowrap')); box.remove();\
