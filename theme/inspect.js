@@ -66,7 +66,9 @@
         if (!c || !out) return;
         var shown = c.closest(".mc-w-control");
         shown = shown && shown.querySelector("output");
-        out.textContent = "= " + (shown ? shown.textContent : c.value);
+        // Before the widget is live, its build-time text is in data-mc-t (kept out of
+        // the search index).
+        out.textContent = "= " + (shown ? shown.textContent || shown.getAttribute("data-mc-t") : c.value);
       });
     }
     if (widget) {

@@ -360,7 +360,10 @@ mod tests {
         let src = "# T\n\nCode `$x$` and *emph* $a_1$ end.\n\n```\n$$y$$\n```\n";
         let out = render(src, OnError::Fail);
         assert!(out.diagnostics.is_empty());
-        let (before, rest) = out.content.split_once("<span class=\"katex\">").unwrap();
+        let (before, rest) = out
+            .content
+            .split_once("<span class=\"katex\" data-tex=")
+            .unwrap();
         assert_eq!(before, "# T\n\nCode `$x$` and *emph* ");
         assert!(
             rest.ends_with("</span> end.\n\n```\n$$y$$\n```\n"),

@@ -16,6 +16,112 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// The attribute that holds text moved out of the page's text nodes by
+/// [`text_as_attributes`]; `theme/mathcourse.css` draws it back with
+/// `[data-mc-t]::before { content: attr(data-mc-t) }`.
+pub const TEXT_ATTRIBUTE: &str = "data-mc-t";
+
+/// `html` with its text moved out of text nodes into attributes, for markup that is
+/// shown but must not reach mdBook's search index, which reads text nodes only (of
+/// everything but `<script>` and `<style>`): KaTeX's visual copy of a formula (its
+/// MathML is indexed once instead) and a widget's build-time picture and controls.
+///
+/// - Text that is an element's only child becomes that element's `data-mc-t`; other
+///   text becomes an empty `<span class="mc-t" data-mc-t="…">`. CSS draws it with `::before`, which
+///   browsers also count in accessible names.
+/// - `<option>` text becomes its `label` (a select does not draw `::before`).
+/// - Inside `<svg>`, `::before` draws nothing: text there (the picture's title, axis
+///   labels) stays.
+/// - Whitespace-only text stays. Character references are copied as they are (they
+///   mean the same in an attribute value); a `"` is escaped.
+pub fn text_as_attributes(html: &str) -> String {
+    let mut out = String::with_capacity(html.len() + html.len() / 8);
+    let mut rest = html;
+    let mut svg_depth = 0usize;
+    // Byte range in `out` of the last start tag written, while nothing followed it.
+    let mut open: Option<(usize, String)> = None;
+    while !rest.is_empty() {
+        if rest.starts_with('<') {
+            let end = tag_end(rest).unwrap_or(rest.len() - 1);
+            let tag = &rest[..=end];
+            rest = &rest[end + 1..];
+            let name = tag_name(tag);
+            if tag.starts_with("</") {
+                if name.eq_ignore_ascii_case("svg") {
+                    svg_depth = svg_depth.saturating_sub(1);
+                }
+            } else if !tag.starts_with("<!") && !tag.starts_with("<?") {
+                if name.eq_ignore_ascii_case("svg") && !tag.ends_with("/>") {
+                    svg_depth += 1;
+                }
+                out.push_str(tag);
+                open = (!tag.ends_with("/>")).then(|| (out.len() - tag.len(), name.to_string()));
+                continue;
+            }
+            out.push_str(tag);
+            open = None;
+            continue;
+        }
+        let len = rest.find('<').unwrap_or(rest.len());
+        let text = &rest[..len];
+        rest = &rest[len..];
+        if svg_depth > 0 || text.trim().is_empty() {
+            out.push_str(text);
+            open = None;
+            continue;
+        }
+        let value = text.replace('"', "&quot;");
+        let sole_child = open.as_ref().is_some_and(|(_, name)| {
+            rest.strip_prefix("</")
+                .and_then(|r| r.strip_prefix(name.as_str()))
+                .is_some_and(|r| r.starts_with('>'))
+        });
+        match open.take() {
+            Some((at, name)) if sole_child => {
+                let attr = if name == "option" {
+                    "label"
+                } else {
+                    TEXT_ATTRIBUTE
+                };
+                let gt = out.len() - 1;
+                debug_assert!(out[at..].ends_with('>'));
+                out.insert_str(gt, &format!(" {attr}=\"{value}\""));
+            }
+            _ => {
+                out.push_str("<span class=\"mc-t\" ");
+                out.push_str(TEXT_ATTRIBUTE);
+                out.push_str("=\"");
+                out.push_str(&value);
+                out.push_str("\"></span>");
+            }
+        }
+    }
+    out
+}
+
+/// Index of the `>` that closes the tag at the start of `tag` (quoted values skipped).
+fn tag_end(tag: &str) -> Option<usize> {
+    let mut quote = None;
+    for (i, c) in tag.char_indices().skip(1) {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '>') => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The element name of a start or end tag (`<span class="x">` → `span`).
+fn tag_name(tag: &str) -> &str {
+    let inner = tag.trim_start_matches('<').trim_start_matches('/');
+    let len = inner
+        .find(|c: char| c.is_whitespace() || c == '>' || c == '/')
+        .unwrap_or(inner.len());
+    &inner[..len]
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -23,6 +129,28 @@ mod tests {
         assert_eq!(
             super::escape("<script>alert('x')</script> & \"q\""),
             "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;"
+        );
+    }
+
+    #[test]
+    fn text_moves_into_attributes() {
+        use super::text_as_attributes as t;
+        assert_eq!(
+            t("<span class=\"mord\">x</span><span>a<b>c</b></span>"),
+            "<span class=\"mord\" data-mc-t=\"x\"></span><span><span class=\"mc-t\" data-mc-t=\"a\"></span><b data-mc-t=\"c\"></b></span>"
+        );
+        assert_eq!(
+            t("<p>&quot;q&quot; \"r\" </p>"),
+            "<p data-mc-t=\"&quot;q&quot; &quot;r&quot; \"></p>"
+        );
+        assert_eq!(
+            t("<select><option value=\"1\" selected>cat</option></select>"),
+            "<select><option value=\"1\" selected label=\"cat\"></option></select>"
+        );
+        assert_eq!(t("<div>\n<br/>\n</div>"), "<div>\n<br/>\n</div>");
+        assert_eq!(
+            t("<svg aria-labelledby=\"t1\"><title id=\"t1\">Graph of y</title><text x=\"1\">128</text></svg><p>z</p>"),
+            "<svg aria-labelledby=\"t1\"><title id=\"t1\">Graph of y</title><text x=\"1\">128</text></svg><p data-mc-t=\"z\"></p>"
         );
     }
 }

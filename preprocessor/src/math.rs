@@ -17,7 +17,7 @@ use crate::config::{Config, Output};
 
 /// Engine name and version; part of every cache key.
 pub const ENGINE: &str =
-    "katex-rs 0.3.0 (KaTeX 0.18.5), attributes sorted, trust: \\htmlData{mc-sym=id} only";
+    "katex-rs 0.3.0 (KaTeX 0.18.5), attributes sorted, trust: \\htmlData{mc-sym=id} only; indexed once (TeX in data-tex, visual text in data-mc-t)";
 
 /// The KaTeX version whose CSS and fonts ship with the book (must match [`ENGINE`]).
 pub const KATEX_VERSION: &str = "0.18.5";
@@ -97,23 +97,60 @@ thread_local! {
 /// Renders `tex` to KaTeX HTML (+ MathML), escaped for Markdown (see [`markdown_safe`]).
 pub fn render(tex: &str, display: bool, options: &MathOptions) -> Result<String, MathError> {
     let raw = render_raw(tex, display, options)?;
-    Ok(markdown_safe(&sort_attributes(&raw)))
+    Ok(indexed_once(markdown_safe(&sort_attributes(&raw))))
 }
 
-/// `html` (rendered KaTeX) with the TeX source in its MathML annotation replaced by
-/// `tex`: an inspectable formula is typeset from TeX with every symbol tagged
-/// (`\htmlData{mc-sym=…}`), and that internal markup must not reach readers, copy and
-/// paste or mdBook's search index; the author's TeX does. Returns `html` unchanged
-/// when it has no annotation (`output = "html"`).
+/// The opening of KaTeX's MathML annotation (the TeX source).
+const ANNOTATION: &str = "<annotation encoding=\"application/x-tex\">";
+
+/// KaTeX output that mdBook's search index reads once: mdBook indexes every text node,
+/// and KaTeX writes each formula three times (MathML, the TeX in the MathML
+/// annotation, the visual HTML). The MathML stays text (it is what screen readers
+/// read and what a search result shows); the TeX moves from the annotation to the
+/// `data-tex` attribute of the `.katex` element; the visual HTML's text moves into
+/// attributes that CSS draws (see [`crate::html::text_as_attributes`]; that HTML is
+/// `aria-hidden`).
+fn indexed_once(html: String) -> String {
+    let mut html = html;
+    let found = html
+        .find(ANNOTATION)
+        .and_then(|start| Some((start, html[start..].find("</annotation>")?)));
+    if let Some((start, len)) = found {
+        let tex = html[start + ANNOTATION.len()..start + len].replace('"', "&quot;");
+        html.replace_range(start..start + len + "</annotation>".len(), "");
+        if let Some(at) = html.find("<span class=\"katex\">") {
+            let at = at + "<span class=\"katex\"".len();
+            html.insert_str(at, &format!(" data-tex=\"{tex}\""));
+        }
+    }
+    match html
+        .find("class=\"katex-html\"")
+        .and_then(|at| html[..at].rfind('<'))
+    {
+        Some(at) => {
+            let visual = crate::html::text_as_attributes(&html[at..]);
+            html.truncate(at);
+            html.push_str(&visual);
+            html
+        }
+        None => html,
+    }
+}
+
+/// `html` (rendered KaTeX) with the TeX it carries (`data-tex`, see [`render`])
+/// replaced by `tex`: an inspectable formula is typeset from TeX with every symbol
+/// tagged (`\htmlData{mc-sym=…}`), and that internal markup must not reach readers or
+/// copy and paste; the author's TeX does. Returns `html` unchanged when it carries no
+/// TeX (`output = "html"`).
 pub fn with_annotation(html: &str, tex: &str) -> String {
-    const OPEN: &str = "<annotation encoding=\"application/x-tex\">";
+    const OPEN: &str = " data-tex=\"";
     let Some(start) = html.find(OPEN).map(|i| i + OPEN.len()) else {
         return html.to_string();
     };
-    let Some(len) = html[start..].find("</annotation>") else {
+    let Some(len) = html[start..].find('"') else {
         return html.to_string();
     };
-    let text = markdown_safe(&crate::html::escape(tex.trim()));
+    let text = markdown_safe(&crate::html::escape(tex.trim())).replace('"', "&quot;");
     format!("{}{text}{}", &html[..start], &html[start + len..])
 }
 
@@ -787,7 +824,32 @@ mod tests {
             !html.contains("htmlData") && !html.contains("mc-sym=x}"),
             "{html}"
         );
-        assert!(html.contains(">x &lt; y&#95;1</annotation>"), "{html}");
+        assert!(html.contains(" data-tex=\"x &lt; y&#95;1\""), "{html}");
         assert_eq!(with_annotation("<span>x</span>", "y"), "<span>x</span>");
+    }
+
+    #[test]
+    fn each_formula_has_one_text_for_the_search_index() {
+        let html = render(
+            r#"\frac{a}{b} = \text{"q"}"#,
+            false,
+            &MathOptions::default(),
+        )
+        .unwrap();
+        // Text nodes are what mdBook indexes: only the MathML's remain.
+        let mut text = String::new();
+        let mut in_tag = false;
+        for c in html.chars() {
+            match c {
+                '<' => in_tag = true,
+                '>' => in_tag = false,
+                c if !in_tag => text.push(c),
+                _ => {}
+            }
+        }
+        assert_eq!(text, "ab=&quot;q&quot;", "{html}");
+        assert!(html.contains("<span class=\"katex\" data-tex=\"&#92;frac&#123;a&#125;&#123;b&#125; = &#92;text&#123;&quot;q&quot;&#125;\">"), "{html}");
+        assert!(!html.contains("<annotation"), "{html}");
+        assert!(html.contains(" data-mc-t=\"a\"></span>"), "{html}");
     }
 }

@@ -139,7 +139,10 @@ fn html_protocol_round_trip() {
         String::from_utf8_lossy(&out.stderr)
     );
     let content = chapter_content(&out);
-    assert!(content.contains("<span class=\"katex\">"), "{content}");
+    assert!(
+        content.contains("<span class=\"katex\" data-tex="),
+        "{content}"
+    );
     assert!(content.contains("# Chapter\n\nEuler: <span"), "{content}");
     assert!(dir.path().join("src/mathcourse-assets").is_dir());
 }

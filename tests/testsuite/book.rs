@@ -445,12 +445,67 @@ fn course_book_links_anchors_assets_and_text() {
             ));
         }
     }
+    problems.extend(search_index_problems(&index));
     assert!(
         problems.is_empty(),
         "{} problems in the built course book:\n{}",
         problems.len(),
         problems.join("\n")
     );
+}
+
+/// What a reader would see wrong in mdBook's search results: each formula's text more
+/// than once (MathML, TeX annotation and KaTeX's glyphs were all indexed), a formula's
+/// TeX, or a widget's controls and readouts (the index is built from text nodes).
+fn search_index_problems(js: &str) -> Vec<String> {
+    let json = js
+        .split_once("JSON.parse('")
+        .and_then(|(_, r)| r.rsplit_once("')"))
+        .map(|(j, _)| j.replace("\\'", "'").replace("\\\\", "\\"))
+        .expect("searchindex.js holds JSON.parse('…')");
+    let index: serde_json::Value = serde_json::from_str(&json).expect("search index JSON");
+    let urls = index["doc_urls"].as_array().unwrap();
+    let docs = index["index"]["documentStore"]["docs"].as_object().unwrap();
+    let body = |url: &str| {
+        let at = urls
+            .iter()
+            .position(|u| u == url)
+            .unwrap_or_else(|| panic!("no {url} in the index"));
+        docs[&at.to_string()]["body"].as_str().unwrap().to_string()
+    };
+    let mut problems = Vec::new();
+    // index.md: "Every formula you see, such as $\softmax(QK^\top/\sqrt{d_k})\,V$, was…"
+    let welcome = body("index.html#welcome");
+    if !welcome.contains("such as softmax \u{2061} ( Q K ⊤ / d k ) V , was")
+        || welcome.matches("softmax").count() != 1
+    {
+        problems.push(format!(
+            "search index: the formula is not there once, as its MathML: {welcome}"
+        ));
+    }
+    let all: String = docs
+        .values()
+        .map(|d| d["body"].as_str().unwrap_or("").to_string() + "\n")
+        .collect();
+    // Widget chrome (softmax, gd-1d, sqrt-d, surprise controls and readouts) and
+    // TeX of formulas outside the guide's code examples.
+    for needle in [
+        "Score of cat",
+        "Sample 10",
+        "Run 20 steps",
+        "Reset",
+        "draws so far",
+        "Descent settings",
+        "\\sqrt{d_k}",
+    ] {
+        if let Some(at) = all.find(needle) {
+            problems.push(format!(
+                "search index: {needle:?} in \"{}\"",
+                context(&all, at)
+            ));
+        }
+    }
+    problems
 }
 
 /// The crawler itself finds what it should (so the test above can fail).
@@ -565,6 +620,47 @@ fn course_book_pages_load_without_console_errors() {
                     &format!("widget {i} on {page} to become live"),
                 )
                 .await;
+            }
+            // At 1280 px a widget's caption (gd-1d, gd-2d) is a row above the drawing,
+            // starting at the widget's left edge, not a column beside it.
+            let beside = b
+                .js(
+                    "return [...document.querySelectorAll('.mc-widget-root > div > .mc-w-caption')].filter(c => {\
+                       const r = c.getBoundingClientRect(), root = c.parentElement.getBoundingClientRect(), next = c.nextElementSibling.getBoundingClientRect();\
+                       return Math.abs(r.left - root.left) > 1 || r.bottom > next.top + 1 || next.left > root.left + 1; }).map(c => c.textContent);",
+                    vec![],
+                )
+                .await;
+            if beside != json!([]) {
+                failures.push(format!("{page}: caption beside the drawing: {beside}"));
+            }
+            // The softmax tally follows its "(" with no gap: "draws so far: 0 (cat 0, …".
+            let gap = b
+                .js(
+                    "return [...document.querySelectorAll('.mc-w-tally')].filter(t => t.previousSibling && t.previousSibling.nodeType === 3).map(t => { const r = document.createRange(); const open = t.previousSibling;\
+                       r.setStart(open, open.nodeValue.length - 1); r.setEnd(open, open.nodeValue.length); return t.getBoundingClientRect().left - r.getBoundingClientRect().right; }).filter(g => g > 2);",
+                    vec![],
+                )
+                .await;
+            if gap != json!([]) {
+                failures.push(format!("{page}: gap after the tally's parenthesis: {gap}"));
+            }
+            // Probability bars share one scale: every track starts at the same x with the
+            // same width, and each bar is its probability times that width (within 1 px).
+            let scale = b
+                .js(
+                    "const bad = []; for (const list of document.querySelectorAll('.mc-w-bars')) {\
+                       const rows = [...list.querySelectorAll('.mc-w-bar-row')]; const t0 = rows[0].querySelector('.mc-w-bar-track').getBoundingClientRect();\
+                       for (const r of rows) { const t = r.querySelector('.mc-w-bar-track').getBoundingClientRect(); const bar = r.querySelector('.mc-w-bar').getBoundingClientRect();\
+                         const p = parseFloat(r.querySelector('.mc-w-bar-value').textContent) / 100;\
+                         if (Math.abs(t.left - t0.left) > 1 || Math.abs(t.width - t0.width) > 1) bad.push('track of ' + r.textContent + ' at ' + t.left + '+' + t.width + ', first at ' + t0.left + '+' + t0.width);\
+                         if (!isNaN(p) && Math.abs(bar.width - p * t.width) > 1) bad.push('bar of ' + r.textContent + ': ' + bar.width + ' for ' + p + ' of ' + t.width); } }\
+                     return bad;",
+                    vec![],
+                )
+                .await;
+            if scale != json!([]) {
+                failures.push(format!("{page}: bars not to one scale: {scale}"));
             }
             let errors: Vec<String> = b
                 .console()
@@ -687,6 +783,9 @@ fn course_book_assets_resolve_on_every_kind_of_page() {
 /// At phone width (390 px) none of our elements is wider than its box or clips its
 /// text: an element's scrollWidth exceeds its clientWidth only where it scrolls on
 /// purpose (`overflow-x: auto`, with a tab stop), and the page never scrolls sideways.
+/// Punctuation right after inline math never wraps alone onto the next line, and a
+/// takeaways or further-reading list right under a heading does not repeat it, and
+/// the tick labels of a widget's drawing do not overlap.
 #[test]
 fn course_book_fits_a_phone() {
     let _lock = browser_support::browser_lock();
@@ -732,6 +831,20 @@ fn course_book_fits_a_phone() {
                        if (!el.closest('.katex-display, pre, .mc-check-computation') && r.right > document.documentElement.clientWidth + 1) bad.push('past the edge ' + el.className + ': ' + el.textContent.trim().slice(0, 50));\
                      }\
                      if (document.documentElement.scrollWidth > document.documentElement.clientWidth + 1) bad.push('the page scrolls sideways');\
+                     /* Punctuation right after inline math is on the formula's last line, here and in a box just wide enough for the formula. */\
+                     const sameLine = (s) => { const p = s.querySelector('.mc-punct'); if (!p) return 'no punctuation'; const box = p.parentElement;\
+                       if (box !== box.parentElement.lastElementChild || !box.parentElement.classList.contains('katex-html')) return 'not in the last box';\
+                       const pr = p.getBoundingClientRect(), f = box.getBoundingClientRect(); return pr.width > 0 && pr.top >= f.top - 1 && pr.bottom <= f.bottom + 1 ? '' : 'apart'; };\
+                     for (const s of document.querySelectorAll('main .mc-nowrap')) { if (s.getClientRects().length === 0) continue; const w = sameLine(s); if (w) bad.push('punctuation ' + w + ': ' + s.textContent.slice(-40)); }\
+                     for (const h of document.querySelectorAll('main :is(h2, h3) + :is(.mc-takeaways, .mc-further-reading) > .mc-list-head')) if (h.getClientRects().length) bad.push('doubled heading: ' + h.textContent);\
+                     /* Tick labels of a drawing never run into each other (128256512). */\
+                     for (const g of document.querySelectorAll('main .mc-widget .mc-w-tick')) { const r = [...g.querySelectorAll('text')].filter(t => t.getClientRects().length && t.getBBox().width).map(t => [t.getBoundingClientRect(), t.textContent]);\
+                       for (let i = 0; i < r.length; i++) for (let j = i + 1; j < r.length; j++) { const a = r[i][0], c = r[j][0];\
+                         if (a.left < c.right - 1 && c.left < a.right - 1 && a.top < c.bottom - 1 && c.top < a.bottom - 1) bad.push('tick labels overlap: ' + r[i][1] + ' / ' + r[j][1]); } }\
+                     const first = document.querySelector('main p .mc-nowrap');\
+                     if (first) { const box = document.createElement('div'); box.style.width = (first.querySelector('.katex').getBoundingClientRect().width + 2) + 'px';\
+                       box.append('x ', first.cloneNode(true), ' y'); document.querySelector('main').append(box); const w = sameLine(box.querySelector('.mc-nowrap')); box.remove();\
+                       if (w) bad.push('punctuation wraps alone in a narrow box: ' + first.textContent.slice(-40)); }\
                      return bad.slice(0, 8);",
                     vec![],
                 )

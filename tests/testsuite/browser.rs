@@ -44,11 +44,16 @@ async fn wait_live(b: &Browser, id: &str) {
     .await;
 }
 
+/// JavaScript: `shown(node)`, the text a reader sees in `node`: its text nodes and, in
+/// build-time markup, the text drawn from `data-mc-t` attributes (kept out of mdBook's
+/// search index, see `html::text_as_attributes`).
+const SHOWN_JS: &str = "const shown = n => n.nodeType === 3 ? n.nodeValue : ((n.getAttribute && n.getAttribute('data-mc-t')) || '') + [...n.childNodes].map(shown).join('');";
+
 /// Text of `[data-value=name]` inside widget `id`.
 async fn value(b: &Browser, id: &str, name: &str) -> String {
     let v = b
         .js(
-            "const el = document.querySelector('#' + arguments[0] + ' [data-value=\"' + arguments[1] + '\"]'); return el ? el.textContent : null;",
+            &format!("{SHOWN_JS} const el = document.querySelector('#' + arguments[0] + ' [data-value=\"' + arguments[1] + '\"]'); return el ? shown(el) : null;"),
             vec![json!(id), json!(name)],
         )
         .await;
@@ -104,11 +109,13 @@ async fn client_point(b: &Browser, id: &str, selector: &str, x: f64, y: f64) -> 
 async fn vectors_state(b: &Browser, id: &str) -> ([f64; 2], [f64; 2], f64) {
     let v = b
         .js(
-            "const fig = document.getElementById(arguments[0]);\
+            &format!(
+                "{SHOWN_JS} const fig = document.getElementById(arguments[0]);\
              const p = s => s.replace(/[()]/g, '').split(',').map(Number);\
              return [p(fig.querySelector('[data-drag=a]').getAttribute('aria-valuetext')),\
                      p(fig.querySelector('[data-drag=b]').getAttribute('aria-valuetext')),\
-                     fig.querySelector('[data-value=dot]').textContent];",
+                     shown(fig.querySelector('[data-value=dot]'))];"
+            ),
             vec![json!(id)],
         )
         .await;
@@ -199,7 +206,8 @@ fn browser_vectors_keys_drag_touch_slider_under_strict_csp() {
         wait_live(&b, id).await;
 
         // Hydration changes nothing visible: the live markup is the build-time markup
-        // (up to the whitespace mdBook's serializer puts between blocks).
+        // (up to the whitespace mdBook's serializer puts between blocks, and the text the
+        // build keeps in attributes, out of the search index: put back as text here).
         let page = test.output("vectors.html");
         let open = "<div class=\"mc-widget-root\">";
         let start = page.find(open).unwrap() + open.len();
@@ -209,6 +217,9 @@ fn browser_vectors_keys_drag_touch_slider_under_strict_csp() {
                 "const strip = n => { for (const c of [...n.childNodes]) {\
                    if (c.nodeType === 3 && !/\\S/.test(c.nodeValue)) c.remove(); else if (c.nodeType === 1) strip(c); } return n; };\
                  const t = document.createElement('template'); t.innerHTML = arguments[1];\
+                 for (const el of [...t.content.querySelectorAll('[data-mc-t]')]) { const text = el.getAttribute('data-mc-t');\
+                   if (el.className === 'mc-t') el.replaceWith(text); else { el.removeAttribute('data-mc-t'); el.prepend(text); } }\
+                 for (const el of t.content.querySelectorAll('option[label]')) { el.textContent = el.label; el.removeAttribute('label'); }\
                  const built = document.createElement('div'); built.appendChild(strip(t.content));\
                  const live = strip(document.querySelector('#' + arguments[0] + ' .mc-widget-root').cloneNode(true));\
                  return built.innerHTML === live.innerHTML || [built.innerHTML, live.innerHTML];",

@@ -80,7 +80,7 @@ fn check_correct_examples_build_and_show_the_computation() {
     assert_eq!(main.matches("<div class=\"mc-check ").count(), 17, "{main}");
     assert_eq!(main.matches("Checked at build time").count(), 17);
     assert_eq!(
-        main.matches("<p class=\"mc-check-computation\"><span class=\"katex\">")
+        main.matches("<p class=\"mc-check-computation\"><span class=\"katex\" data-tex=")
             .count(),
         17
     );

@@ -19,7 +19,7 @@ fn widgets_render_their_initial_state_at_build_time() {
         "{main}"
     );
     assert!(
-        main.contains("<strong data-value=\"dot\">7.50</strong>"),
+        main.contains("<strong data-value=\"dot\" data-mc-t=\"7.50\"></strong>"),
         "readable without JavaScript"
     );
     assert!(main.contains("id=\"mc-widget-1-readouts\" aria-live=\"polite\""));

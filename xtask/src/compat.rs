@@ -8,7 +8,7 @@
 //! Each book is copied to `target/compat/<name>/`, its `[preprocessor.katex]` header
 //! renamed to `[preprocessor.mathcourse]` (nothing else changes), built with the real
 //! `mdbook` CLI and our binary (release; `--debug`: the debug one), and every typeset
-//! formula is read back from the HTML (KaTeX's MathML annotation holds the TeX) and
+//! formula is read back from the HTML (KaTeX's MathML annotation holds the TeX; ours, `data-tex`) and
 //! compared with the reference, allowing for mdbook-katex's own damage to its
 //! annotations (mdBook runs Markdown over them afterwards). The table goes to stdout and
 //! to the "## Compatibility with mdbook-katex" section of BENCHMARKS.md.
@@ -292,11 +292,16 @@ fn extract(built: &Path) -> Result<Vec<Formula>> {
         for (n, &s) in starts.iter().enumerate() {
             let end = starts.get(n + 1).copied().unwrap_or(html.len());
             let seg = &html[s..end];
+            // Ours carries the TeX in `data-tex` (see `math::render`), KaTeX in its
+            // MathML annotation.
+            let tag = &seg[..seg.find('>').unwrap_or(seg.len())];
             let open = "<annotation encoding=\"application/x-tex\">";
-            let tex = seg
-                .find(open)
-                .and_then(|a| {
-                    let rest = &seg[a + open.len()..];
+            let tex = tag
+                .split_once(" data-tex=\"")
+                .and_then(|(_, r)| r.split_once('"'))
+                .map(|(t, _)| t)
+                .or_else(|| {
+                    let rest = &seg[seg.find(open)? + open.len()..];
                     rest.find("</annotation>").map(|e| &rest[..e])
                 })
                 .map_or("?".to_string(), |t| {

@@ -146,7 +146,9 @@ mod tests {
         assert!(out.contains("Why this level:"), "{out}");
         assert!(out.contains("Same <em>formula</em>"), "{out}");
         assert!(
-            out.contains("A summary with <span class=\"katex\">"),
+            out.contains(
+                "A summary with <span class=\"mc-nowrap\"><span class=\"katex\" data-tex="
+            ),
             "{out}"
         );
     }

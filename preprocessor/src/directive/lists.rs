@@ -89,7 +89,7 @@ mod tests {
         assert!(out.contains("<section class=\"mc-takeaways\""), "{out}");
         assert!(out.contains(">Key takeaways</span>"), "{out}");
         assert!(
-            out.contains("\n\n- A norm is a length: <span class=\"katex\">"),
+            out.contains("\n\n- A norm is a length: <span class=\"mc-nowrap\"><span class=\"katex\" data-tex="),
             "{out}"
         );
         let out = render(":::{further-reading} Papers\n- *Attention Is All You Need*\n:::\n");

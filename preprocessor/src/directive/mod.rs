@@ -323,7 +323,17 @@ impl<'a> Cx<'a> {
         for span in &found.math {
             let display = span.delimiter.is_display();
             if let Some(html) = self.formula(&span.tex, display, span) {
-                replacements.push((span.range.clone(), html));
+                // Punctuation right after inline math stays on the formula's line.
+                let punct = if display {
+                    0
+                } else {
+                    trailing_punctuation(&source[span.range.end..region.end])
+                };
+                let end = span.range.end + punct;
+                match glue_punctuation(&html, &source[span.range.end..end]) {
+                    Some(html) => replacements.push((span.range.start..end, html)),
+                    None => replacements.push((span.range.clone(), html)),
+                }
             }
         }
         // Math in HTML comments, typeset as mdbook-katex does; invisible, so its errors
@@ -694,6 +704,45 @@ mod tests {
     }
 }
 
+/// Inline math `html` with the punctuation written right after it drawn inside the
+/// formula's last box, so no line break can separate them (a break after an
+/// inline-block is allowed whatever `white-space` or word joiner follows, and a
+/// `nowrap` around the whole formula would stop long formulas from breaking). The
+/// drawn copy is aria-hidden like the rest of KaTeX's HTML, so the punctuation also
+/// follows as visually hidden text for screen readers, copy and search. `None` when
+/// there is no punctuation or no KaTeX HTML (`output = "mathml"`).
+fn glue_punctuation(html: &str, punct: &str) -> Option<String> {
+    const END: &str = "</span></span></span>";
+    if punct.is_empty() || !html.contains("class=\"katex-html\"") || !html.ends_with(END) {
+        return None;
+    }
+    let at = html.len() - END.len();
+    Some(format!(
+        "<span class=\"mc-nowrap\">{}<span class=\"mc-punct\" data-mc-t=\"{punct}\"></span>{END}<span class=\"mc-visually-hidden\">{punct}</span></span>",
+        &html[..at]
+    ))
+}
+
+/// Length in bytes of the punctuation that closes a clause right after inline math
+/// (`.` `,` `;` `:` `!` `?` `)` and closing quotes), kept with the formula in a
+/// no-wrap span so that it never wraps alone onto the next line. `!` before `[` (an
+/// image) and `]` (link text) are Markdown syntax and stay outside.
+fn trailing_punctuation(after: &str) -> usize {
+    let mut len = 0;
+    for c in after.chars() {
+        let ok = match c {
+            '.' | ',' | ';' | ':' | '?' | ')' | '\u{2019}' | '\u{201D}' => true,
+            '!' => !after[len + 1..].starts_with('['),
+            _ => false,
+        };
+        if !ok || len >= 8 {
+            break;
+        }
+        len += c.len_utf8();
+    }
+    len
+}
+
 #[cfg(test)]
 mod eq_role_tests {
     use crate::directive::testkit::errors;
@@ -703,5 +752,26 @@ mod eq_role_tests {
         let text = errors(":::{math}\n:label: eq-a\nx = 1\n:::\n\nSee ({eq}`eq-a`) here.\n");
         assert!(text.contains("two pairs of parentheses"), "{text}");
         assert!(text.contains("src/t.md:6:5"), "{text}");
+    }
+
+    #[test]
+    fn punctuation_after_inline_math_is_kept_with_it() {
+        assert_eq!(super::trailing_punctuation(". Next"), 1);
+        assert_eq!(super::trailing_punctuation(")., x"), 3);
+        assert_eq!(super::trailing_punctuation("\u{201D}, x"), 4);
+        assert_eq!(super::trailing_punctuation(" ."), 0);
+        assert_eq!(super::trailing_punctuation("](url)"), 0);
+        assert_eq!(super::trailing_punctuation("![img](a.png)"), 0);
+        assert_eq!(super::trailing_punctuation("!"), 1);
+        let html = "<span class=\"katex\"><span class=\"katex-html\"><span class=\"katex-base\">x</span></span></span>";
+        assert_eq!(
+            super::glue_punctuation(html, ").").unwrap(),
+            "<span class=\"mc-nowrap\"><span class=\"katex\"><span class=\"katex-html\"><span class=\"katex-base\">x<span class=\"mc-punct\" data-mc-t=\").\"></span></span></span></span><span class=\"mc-visually-hidden\">).</span></span>"
+        );
+        assert_eq!(super::glue_punctuation(html, ""), None);
+        assert_eq!(
+            super::glue_punctuation("<span class=\"katex\"><math></math></span>", "."),
+            None
+        );
     }
 }

@@ -119,7 +119,7 @@ mod tests {
         assert_eq!(out.matches("<dt>").count(), 2, "{out}");
         assert!(out.contains("<dd>the <em>loss</em></dd>"), "{out}");
         assert!(
-            out.contains("\n\n1. **Forward.** Compute <span class=\"katex\">"),
+            out.contains("\n\n1. **Forward.** Compute <span class=\"mc-nowrap\"><span class=\"katex\" data-tex="),
             "{out}"
         );
         assert!(out.contains("</section>"), "{out}");

@@ -251,7 +251,9 @@ impl Directive for Widget {
         context.insert("summary", summary);
         let live = widget.live_params().unwrap_or(params);
         context.insert("params", &live.to_json());
-        context.insert("markup_html", &widget.render(&id));
+        // Shown, but kept out of the search index (its text is widget chrome).
+        let markup = crate::html::text_as_attributes(&widget.render(&id));
+        context.insert("markup_html", &markup);
         let caption = cx.markdown(block.body.clone());
         context.insert("has_caption", &!caption.trim().is_empty());
         cx.template(

@@ -20,7 +20,8 @@
 //! - Histogram (`mc-w-hist`): `mc-w-hist-bar` (bars), `mc-w-axis` (axis lines),
 //!   `mc-w-tick` (tick labels), `mc-w-ref` (dashed lines at ±√d or ±1) with
 //!   `mc-w-ref-label`.
-//! - Spread plot (`mc-w-spread-plot`): `mc-w-grid` (grid lines), `mc-w-tick`,
+//! - Spread plot (`mc-w-spread-plot`): `mc-w-grid` (grid lines), `mc-w-tick`
+//!   (`mc-w-tick-minor`: the labels of odd powers of 2, hidden on narrow screens),
 //!   `mc-w-curve-sqrt` (the √d curve), `mc-w-curve-one` (dashed line at 1),
 //!   `mc-w-pt-raw` (circles: measured spread), `mc-w-pt-scaled` (squares: after ÷√d),
 //!   `mc-w-pt-current` (diamond: the histogram's spread), `mc-w-marker` (vertical line
@@ -320,7 +321,10 @@ impl SqrtD {
                 .s("</text>");
         }
         for k in 0..=MAX_POWER {
-            text(out, "", x_of(k as f64), P_BASE + 14.0, "middle")
+            // Odd powers (2, 8, …, 512) are hidden on narrow screens, where ten labels
+            // would run together ("128256512").
+            let class = if k % 2 == 1 { "mc-w-tick-minor" } else { "" };
+            text(out, class, x_of(k as f64), P_BASE + 14.0, "middle")
                 .u(1usize << k)
                 .s("</text>");
         }
