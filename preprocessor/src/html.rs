@@ -100,7 +100,7 @@ pub fn text_as_attributes(html: &str) -> String {
 }
 
 /// Index of the `>` that closes the tag at the start of `tag` (quoted values skipped).
-fn tag_end(tag: &str) -> Option<usize> {
+pub(crate) fn tag_end(tag: &str) -> Option<usize> {
     let mut quote = None;
     for (i, c) in tag.char_indices().skip(1) {
         match (quote, c) {

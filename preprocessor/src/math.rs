@@ -163,7 +163,7 @@ pub fn sort_attributes(html: &str) -> String {
     while let Some(lt) = rest.find('<') {
         out.push_str(&rest[..lt]);
         let tag = &rest[lt..];
-        let Some(end) = tag_end(tag) else {
+        let Some(end) = crate::html::tag_end(tag) else {
             out.push_str(tag);
             return out;
         };
@@ -179,20 +179,6 @@ pub fn sort_attributes(html: &str) -> String {
     }
     out.push_str(rest);
     out
-}
-
-/// Index of the `>` closing a tag that starts at `tag[0] == '<'`, skipping quoted values.
-fn tag_end(tag: &str) -> Option<usize> {
-    let mut quote = None;
-    for (i, c) in tag.char_indices().skip(1) {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (None, '"' | '\'') => quote = Some(c),
-            (None, '>') => return Some(i),
-            _ => {}
-        }
-    }
-    None
 }
 
 fn canonical_tag(inner: &str) -> String {
