@@ -99,3 +99,61 @@ fn check_wrong_examples_fail_with_both_numbers() {
     );
     assert!(err.contains("7 errors in the book's sources"), "{err}");
 }
+
+#[test]
+fn calc_checks_lines_and_inline_roles() {
+    let mut test = BookTest::from_dir("check/calc");
+    test.build();
+    check_snapshot(
+        &stable_main(&test, "calc.html"),
+        &test.fixture.join("expected/calc.html"),
+    );
+    let main = test.main_of("calc.html");
+    assert_eq!(
+        main.matches("<div class=\"mc-check mc-check-calc\"")
+            .count(),
+        3
+    );
+    // Each block shows its lines aligned in display math.
+    assert_eq!(
+        main.matches("<p class=\"mc-check-computation\"><span class=\"katex-display\"")
+            .count(),
+        3,
+        "{main}"
+    );
+    // The four inline roles are typeset, with the stated value and the relation.
+    assert!(
+        main.contains(r#"data-tex="&#92;sqrt{4 + 0 + 1} &#92;approx 2.24""#),
+        "{main}"
+    );
+    assert!(
+        main.contains(r#"data-tex="&#92;frac{1}{4} = 0.25""#),
+        "{main}"
+    );
+    assert!(!main.contains("{calc}"), "a role was left unrendered");
+    assert!(!main.contains("lines:"));
+}
+
+#[test]
+fn calc_errors_point_into_lines_and_roles() {
+    let mut test = BookTest::from_dir("check/calc_wrong");
+    let err = test.build_error();
+    check_snapshot(&err, &test.fixture.join("expected/error.txt"));
+    for expected in [
+        "correct `expect.var`",
+        "unknown function `nrom`",
+        "did you mean `norm`?",
+        "did you mean `total`?",
+        "the vectors have 2 and 3 entries",
+        "`expect` names `b`, which no line defines",
+        "`a` is defined twice",
+        "unknown option `tolerance` of `{check} calc`",
+        "`a` is a value, not a function",
+        "stated 1.74, computed 1.7321 (checked to 2 decimals)",
+        "did you mean `sqrt`?",
+        "`{calc}` needs a stated value",
+    ] {
+        assert!(err.contains(expected), "missing {expected:?} in\n{err}");
+    }
+    assert!(err.contains("14 errors in the book's sources"), "{err}");
+}

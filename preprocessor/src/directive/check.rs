@@ -19,6 +19,7 @@
 // when an example is wrong, so its size does not matter here.
 #![allow(clippy::result_large_err)]
 
+pub mod calc;
 mod stated;
 mod tex;
 
@@ -59,6 +60,7 @@ pub const KINDS: &[&str] = &[
     "chain-rule",
     "gd",
     "std-sum",
+    "calc",
 ];
 
 fn kinds_list() -> String {
@@ -499,19 +501,33 @@ impl Run<'_, '_> {
     }
 
     fn wrong_form(&self, stated: &Stated, wanted: &str, example: &str) -> Diagnostic {
+        self.wrong_form_at(stated, wanted, example, self.span("expect"), "expect")
+    }
+
+    /// The stated value `what` (written at `span`) has the wrong form.
+    fn wrong_form_at(
+        &self,
+        stated: &Stated,
+        wanted: &str,
+        example: &str,
+        span: Range<usize>,
+        what: &str,
+    ) -> Diagnostic {
         self.cx
             .error(
-                self.span("expect"),
+                span,
                 format!(
-                    "`expect` of a `{}` check is {wanted}, not {}",
+                    "`{what}` of a `{}` check is {wanted}, not {}",
                     self.kind,
                     stated.describe()
                 ),
             )
             .with_label("stated here")
-            .with_hint(format!(
-                "write the rounded result, e.g. `:expect: {example}`"
-            ))
+            .with_hint(if what == "expect" {
+                format!("write the rounded result, e.g. `:expect: {example}`")
+            } else {
+                format!("write the rounded result, e.g. `{what}: {example}`")
+            })
     }
 
     fn wrong(&self, span: Range<usize>, message: String, hint: String) -> Diagnostic {
@@ -522,10 +538,22 @@ impl Run<'_, '_> {
     }
 
     fn scalar(&self, expect: &Value, computed: f64) -> Result<(Shown, Num), Diagnostic> {
-        let n = match self.stated(expect)? {
+        let stated = self.stated(expect)?;
+        self.scalar_at(stated, computed, self.span("expect"), "expect")
+    }
+
+    /// Compares one stated number, `what` written at `span`, with `computed`.
+    fn scalar_at(
+        &self,
+        stated: Stated,
+        computed: f64,
+        span: Range<usize>,
+        what: &str,
+    ) -> Result<(Shown, Num), Diagnostic> {
+        let n = match stated {
             Stated::Scalar(n) => n,
             Stated::Vector(mut v) if v.len() == 1 => v.remove(0),
-            other => return Err(self.wrong_form(&other, "one number", "0.596")),
+            other => return Err(self.wrong_form_at(&other, "one number", "0.596", span, what)),
         };
         if !matches_stated(computed, n.value, n.decimals) {
             return Err(self.wrong(
@@ -537,7 +565,7 @@ impl Run<'_, '_> {
                     precision(n.decimals)
                 ),
                 format!(
-                    "to the precision written, the result is {}; correct `expect` (or the inputs, if they are what is wrong)",
+                    "to the precision written, the result is {}; correct `{what}` (or the inputs, if they are what is wrong)",
                     fmt_rounded(computed, n.decimals)
                 ),
             ));
@@ -554,11 +582,30 @@ impl Run<'_, '_> {
 
     /// Compares a list; `noun` names one entry ("entry", "iterate").
     fn vector(&self, expect: &Value, computed: &[f64], noun: &str) -> Result<Shown, Diagnostic> {
-        let nums = match self.stated(expect)? {
+        let stated = self.stated(expect)?;
+        self.vector_at(stated, computed, noun, self.span("expect"), "expect")
+    }
+
+    /// Compares a stated list, `what` written at `span`, with `computed`.
+    fn vector_at(
+        &self,
+        stated: Stated,
+        computed: &[f64],
+        noun: &str,
+        span: Range<usize>,
+        what: &str,
+    ) -> Result<Shown, Diagnostic> {
+        let nums = match stated {
             Stated::Vector(v) => v,
             Stated::Scalar(n) if computed.len() == 1 => vec![n],
             other => {
-                return Err(self.wrong_form(&other, "a list of numbers", "[0.665, 0.245, 0.090]"))
+                return Err(self.wrong_form_at(
+                    &other,
+                    "a list of numbers",
+                    "[0.665, 0.245, 0.090]",
+                    span,
+                    what,
+                ))
             }
         };
         let rounded = |decimals: &dyn Fn(usize) -> u32| {
@@ -572,7 +619,7 @@ impl Run<'_, '_> {
         if nums.len() != computed.len() {
             let d = nums.iter().map(|n| n.decimals).max().unwrap_or(3);
             return Err(self.wrong(
-                self.span("expect"),
+                span.clone(),
                 format!(
                     "stated {} {}, computed {}",
                     nums.len(),
@@ -580,7 +627,7 @@ impl Run<'_, '_> {
                     computed.len()
                 ),
                 format!(
-                    "the computed result is {}; correct `expect` (or the inputs, if they are what is wrong)",
+                    "the computed result is {}; correct `{what}` (or the inputs, if they are what is wrong)",
                     rounded(&|_| d)
                 ),
             ));
@@ -610,7 +657,7 @@ impl Run<'_, '_> {
                 n.span.clone(),
                 message,
                 format!(
-                    "to the precision written, the result is {}; correct `expect` (or the inputs, if they are what is wrong)",
+                    "to the precision written, the result is {}; correct `{what}` (or the inputs, if they are what is wrong)",
                     rounded(&|j| nums[j].decimals)
                 ),
             ));
@@ -915,6 +962,7 @@ impl Run<'_, '_> {
                 })
             }
             "gd" => self.gd(),
+            "calc" => calc::run(self),
             "std-sum" => {
                 let o: StdSumOptions = self.options()?;
                 let c = self.core(stats::std_of_sum_independent(&o.stds), "stds")?;
@@ -1208,7 +1256,8 @@ impl Directive for Check {
 
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
         let (kind, line) = evaluate(block, cx)?;
-        let math = cx.option_math(&line.tex, false, block.opener.clone());
+        // A `calc` shows its lines aligned, one per row.
+        let math = cx.option_math(&line.tex, kind == "calc", block.opener.clone());
         let mut context = tera::Context::new();
         context.insert("kind", kind);
         context.insert("id", &cx.fresh_id("check"));

@@ -550,12 +550,19 @@ impl<'a> Cx<'a> {
                     }
                 }
             }
+            "calc" => match self.calc_role(role) {
+                Ok(tex) => Some(self.option_math(&tex, false, role.range.clone())),
+                Err(d) => {
+                    self.diagnostics.push(d);
+                    None
+                }
+            },
             other => {
                 let d = self
                     .error(role.name_span.clone(), format!("unknown role `{other}`"))
                     .with_hint(format!(
-                        "roles are written {{name}}`text`; known roles: `eq`{}",
-                        options::did_you_mean(other, "`eq`")
+                        "roles are written {{name}}`text`; known roles: `eq`, `calc`{}",
+                        options::did_you_mean(other, "`eq`, `calc`")
                     ));
                 self.diagnostics.push(d);
                 None
@@ -563,7 +570,23 @@ impl<'a> Cx<'a> {
         }
     }
 
-    fn degrade_role(&self, role: &scan::RoleSpan) -> String {
+    /// Checks a `` {calc}`expr ≈ value` `` role; the TeX to typeset.
+    fn calc_role(&self, role: &scan::RoleSpan) -> Result<String, Diagnostic> {
+        let after_name = role.name_span.end;
+        let at = self.source[after_name..role.range.end]
+            .find(role.content.as_str())
+            .map_or(after_name, |i| after_name + i);
+        check::calc::role(self, &role.content, at, role.range.clone())
+    }
+
+    fn degrade_role(&mut self, role: &scan::RoleSpan) -> String {
+        if role.name == "calc" {
+            // Other renderers show the text as written; the check still runs.
+            if let Err(d) = self.calc_role(role) {
+                self.diagnostics.push(d);
+            }
+            return role.content.clone();
+        }
         match (
             role.name.as_str(),
             self.book.labels.get(role.content.trim()),

@@ -76,7 +76,11 @@ pub fn value_span(
 
 /// The text after `key:` to the end of its line, plus the following lines that are
 /// indented deeper (or are `- item` lines at the key's indentation).
-fn yaml_value_span(source: &str, yaml: Range<usize>, key_span: Range<usize>) -> Range<usize> {
+pub(super) fn yaml_value_span(
+    source: &str,
+    yaml: Range<usize>,
+    key_span: Range<usize>,
+) -> Range<usize> {
     let line_start = source[..key_span.start].rfind('\n').map_or(0, |i| i + 1);
     let indent = key_span.start - line_start;
     let mut pos = key_span.end;
@@ -188,6 +192,46 @@ pub fn read(value: &Value, source: &str, span: Range<usize>) -> Result<Stated, R
         });
     }
     Ok(stated)
+}
+
+/// Reads a value written as plain text, `2.24` or `[0.665, 0.245, 0.090]`, at
+/// `source[span]` (the inline role and `:expect: mu = 2` use this form).
+pub fn read_text(source: &str, span: Range<usize>) -> Result<Stated, ReadError> {
+    let text = source[span.clone()].trim();
+    let tokens = numbers_in(source, span.clone());
+    let num = |(text, span): (String, Range<usize>)| -> Result<Num, ReadError> {
+        let value: f64 = text.replace('−', "-").parse().map_err(|_| ReadError {
+            message: format!("`{text}` is not a number"),
+        })?;
+        Ok(Num {
+            value,
+            decimals: decimals_in(&text),
+            text,
+            span,
+        })
+    };
+    if let Some(inner) = text.strip_prefix('[') {
+        let Some(inner) = inner.strip_suffix(']') else {
+            return Err(ReadError {
+                message: "a list is closed with `]`".into(),
+            });
+        };
+        let parts = inner.split(',').filter(|p| !p.trim().is_empty()).count();
+        if parts != tokens.len() || parts == 0 {
+            return Err(ReadError {
+                message: "write a list of numbers, e.g. `[0.665, 0.245, 0.090]`".into(),
+            });
+        }
+        return Ok(Stated::Vector(
+            tokens.into_iter().map(num).collect::<Result<_, _>>()?,
+        ));
+    }
+    match tokens.as_slice() {
+        [(t, s)] if t == text => Ok(Stated::Scalar(num((t.clone(), s.clone()))?)),
+        _ => Err(ReadError {
+            message: format!("`{text}` is not one number"),
+        }),
+    }
 }
 
 fn num_from(

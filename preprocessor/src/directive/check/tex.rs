@@ -96,10 +96,8 @@ fn raw(e: &Expr) -> String {
         }
         Expr::Vector(items) => {
             let items: Vec<String> = items.iter().map(raw).collect();
-            format!(
-                "\\begin{{bmatrix}}{}\\end{{bmatrix}}^{{\\top}}",
-                items.join(" & ")
-            )
+            // A tuple, as the checks write their vector inputs.
+            format!("({})", items.join(", "))
         }
     }
 }
@@ -108,6 +106,11 @@ const GREEK: &[&str] = &[
     "alpha", "beta", "gamma", "delta", "epsilon", "eta", "theta", "lambda", "mu", "sigma", "tau",
     "phi", "omega",
 ];
+
+/// A name as TeX: one letter as is, a Greek name as its letter, else upright-italic text.
+pub fn name(v: &str) -> String {
+    variable(v)
+}
 
 fn variable(v: &str) -> String {
     if v.chars().count() == 1 && v.chars().all(|c| c.is_ascii_alphabetic()) {
