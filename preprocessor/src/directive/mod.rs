@@ -351,7 +351,17 @@ impl<'a> Cx<'a> {
         }
         for role in &found.roles {
             if let Some(html) = self.role(role) {
-                replacements.push((role.range.clone(), html));
+                // A `{calc}` is inline math: its punctuation stays with it too.
+                let punct = if role.name == "calc" {
+                    trailing_punctuation(&source[role.range.end..region.end])
+                } else {
+                    0
+                };
+                let end = role.range.end + punct;
+                match glue_punctuation(&html, &source[role.range.end..end]) {
+                    Some(html) if punct > 0 => replacements.push((role.range.start..end, html)),
+                    _ => replacements.push((role.range.clone(), html)),
+                }
             }
         }
         replacements.sort_by_key(|r| r.0.start);
