@@ -247,6 +247,9 @@ impl Notation {
             if d.name.trim().is_empty() {
                 d.name = symbol.name.clone();
             }
+            if d.read.trim().is_empty() {
+                d.read = symbol.read.clone();
+            }
             d.overloaded |= symbol.overloaded;
             return;
         }

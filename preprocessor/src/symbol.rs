@@ -19,10 +19,13 @@ pub struct Symbol {
     pub id: String,
     /// The symbol in TeX, e.g. `\mathbf{x}`.
     pub tex: String,
-    /// How to read it aloud / its short name (`name` in `symbols`, `read` in
-    /// `symbol-table`; either key is accepted).
-    #[serde(default, alias = "read")]
+    /// What the symbol is called: "Input vector" (the chip, legends, the index).
+    #[serde(default)]
     pub name: String,
+    /// How to read it aloud: "x sub t" (the table's "Read it as" column, and the
+    /// spoken text where only the glyph is shown).
+    #[serde(default)]
+    pub read: String,
     /// What it means (required in `symbol-table`).
     #[serde(default)]
     pub meaning: Option<String>,
@@ -38,6 +41,26 @@ pub struct Symbol {
     pub overloaded: bool,
 }
 
+impl Symbol {
+    /// What it is called: `name`, else `read`.
+    pub fn called(&self) -> &str {
+        if self.name.trim().is_empty() {
+            &self.read
+        } else {
+            &self.name
+        }
+    }
+
+    /// How it is read aloud: `read`, else `name`.
+    pub fn spoken(&self) -> &str {
+        if self.read.trim().is_empty() {
+            &self.name
+        } else {
+            &self.read
+        }
+    }
+}
+
 /// A symbol with where its item and keys are written.
 #[derive(Debug, Clone)]
 pub struct Located {
@@ -48,6 +71,13 @@ pub struct Located {
 }
 
 impl Located {
+    /// Bytes of the value's key among `keys`, the first one written (else the item).
+    pub fn span_of_any(&self, keys: &[&str]) -> Range<usize> {
+        keys.iter()
+            .find(|k| self.item.options.key_spans.contains_key(**k))
+            .map_or_else(|| self.span_of(keys[0]), |k| self.span_of(k))
+    }
+
     /// Bytes of `key` in this item (or of the item when the key is absent).
     pub fn span_of(&self, key: &str) -> Range<usize> {
         self.item
@@ -62,9 +92,9 @@ impl Located {
 /// What a directive requires of each symbol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fields {
-    /// `id`, `tex`, `name` (the chip strip).
+    /// `id`, `tex`, `name` (the chip strip; `read` alone also serves).
     Chip,
-    /// `id`, `tex`, `read`, `meaning` (the table).
+    /// `id`, `tex`, `read`, `meaning` (the table; `name` alone also serves).
     Table,
 }
 
@@ -122,7 +152,7 @@ pub fn read_list(block: &Block, cx: &Cx, fields: Fields) -> Result<Vec<Located>,
             Fields::Chip => "name",
             Fields::Table => "read",
         };
-        if s.name.trim().is_empty() {
+        if s.name.trim().is_empty() && s.read.trim().is_empty() {
             return Err(cx
                 .error(
                     located.item.span.start..located.item.span.start + 1,

@@ -127,7 +127,7 @@ impl Directive for NotationIndex {
                 continue;
             }
             let math_html = cx.option_math(&d.symbol.tex, false, span.clone());
-            let name_html = cx.inline(&d.symbol.name, span.clone());
+            let name_html = cx.inline(d.symbol.called(), span.clone());
             let meaning_html = cx.inline(&meaning, span.clone());
             let mut anchor = format!("notation-{}", d.symbol.id);
             let mut n = 1;
@@ -162,7 +162,7 @@ impl Directive for NotationIndex {
             out.push_str(&format!(
                 "| ${}$ | {} | {} |\n",
                 d.symbol.tex.replace('|', "\\vert "),
-                d.symbol.name.replace('|', "\\|"),
+                d.symbol.spoken().replace('|', "\\|"),
                 d.symbol
                     .meaning
                     .as_deref()

@@ -108,7 +108,11 @@ pub fn inspect_with_controls(
         let def = cx.book.notation.definitions[*index].clone();
         let s = &def.symbol;
         let math_html = cx.option_math(&s.tex, false, span.clone());
-        let name_html = cx.inline(&s.name, span.clone());
+        // Beside the glyph the name shows; with the glyph alone, the spoken form is
+        // the button's hidden text.
+        let show_name = s.called().trim() != s.tex.trim();
+        let shown = if show_name { s.called() } else { s.spoken() };
+        let name_html = cx.inline(shown, span.clone());
         let meaning_html = s.meaning.as_ref().map(|m| cx.inline(m, span.clone()));
         let shape_html = s
             .shape
@@ -119,7 +123,7 @@ pub fn inspect_with_controls(
             id: s.id.clone(),
             math_html,
             name_html,
-            show_name: s.name.trim() != s.tex.trim(),
+            show_name,
             meaning_html,
             shape_html,
             code: s.code.clone(),

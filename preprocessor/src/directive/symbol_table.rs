@@ -43,12 +43,7 @@ impl Directive for SymbolTable {
         let mut rows = Vec::new();
         for s in &symbols {
             let math_html = cx.option_math(&s.symbol.tex, false, s.span_of("tex"));
-            let read_key = if s.item.options.key_spans.contains_key("read") {
-                "read"
-            } else {
-                "name"
-            };
-            let read_html = cx.inline(&s.symbol.name, s.span_of(read_key));
+            let read_html = cx.inline(s.symbol.spoken(), s.span_of_any(&["read", "name"]));
             let meaning = s.symbol.meaning.clone().unwrap_or_default();
             let meaning_html = cx.inline(&meaning, s.span_of("meaning"));
             let shape_html = s
@@ -100,7 +95,7 @@ impl Directive for SymbolTable {
             out.push_str(&format!(
                 "| ${}$ | {} | {} | {} |\n",
                 tex_cell(&s.tex),
-                cell(&s.name),
+                cell(s.spoken()),
                 meaning,
                 code
             ));
@@ -145,6 +140,24 @@ mod tests {
         assert!(out.contains("<code>np.linalg.norm(x)</code>"), "{out}");
         assert!(out.contains("Shape:"), "{out}");
         assert_eq!(out.matches("class=\"katex\"").count(), 4, "{out}");
+    }
+
+    #[test]
+    fn name_and_read_are_two_fields() {
+        // Both keys together are fine, and each goes where it belongs: the table's
+        // "Read it as" column reads `read`, never the descriptive `name`.
+        let out = render(":::{symbol-table}\n---\n- {id: x-in, tex: '\\mathbf{x}', name: Input vector, read: bold x, meaning: The input}\n---\n:::\n");
+        assert!(out.contains("bold x"), "{out}");
+        assert!(!out.contains("Input vector"), "{out}");
+        // `name` alone still serves as the reading.
+        let out = render(
+            ":::{symbol-table}\n---\n- {id: a, tex: a, name: alpha one, meaning: m}\n---\n:::\n",
+        );
+        assert!(out.contains("alpha one"), "{out}");
+        // A wrong type names the key written.
+        let e = errors(":::{symbol-table}\n---\n- {id: a, tex: a, name: ok, read: [1], meaning: m}\n---\n:::\n");
+        assert!(e.contains("key `read`"), "{e}");
+        assert!(!e.contains("duplicate field"), "{e}");
     }
 
     #[test]

@@ -54,7 +54,7 @@ impl Directive for Symbols {
         let mut chips = Vec::new();
         for s in &symbols {
             let math_html = cx.option_math(&s.symbol.tex, false, s.span_of("tex"));
-            let name_html = cx.inline(&s.symbol.name, s.span_of("name"));
+            let name_html = cx.inline(s.symbol.called(), s.span_of_any(&["name", "read"]));
             chips.push(Chip {
                 id: s.symbol.id.clone(),
                 anchor: cx.first_anchor(format!("sym-{}", s.symbol.id)),
@@ -70,7 +70,7 @@ impl Directive for Symbols {
     fn degrade(&self, block: &Block, cx: &mut Cx) -> String {
         let mut out = String::from("**Symbols in this chapter**\n\n");
         for s in symbol::read_list_lenient(block, cx) {
-            out.push_str(&format!("- ${}$: {}\n", s.tex.trim(), s.name.trim()));
+            out.push_str(&format!("- ${}$: {}\n", s.tex.trim(), s.called().trim()));
         }
         out
     }
@@ -100,6 +100,20 @@ mod tests {
         assert!(out.contains("class=\"katex\""), "{out}");
         assert!(out.contains("A <em>vector</em>"), "{out}");
         assert!(out.contains("Dimension"), "{out}");
+    }
+
+    #[test]
+    fn the_chip_shows_the_name_not_the_reading() {
+        let out = render(":::{symbols}\n---\n- {id: x-in, tex: x, name: Input vector, read: x}\n- {id: t, tex: t, read: tee}\n---\n:::\n");
+        assert!(
+            out.contains("<span class=\"mc-chip-name\">Input vector</span>"),
+            "{out}"
+        );
+        // With `read` only, it serves as the name.
+        assert!(
+            out.contains("<span class=\"mc-chip-name\">tee</span>"),
+            "{out}"
+        );
     }
 
     #[test]
