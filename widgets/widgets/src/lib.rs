@@ -29,12 +29,15 @@
 
 mod descent;
 pub mod fmt;
+pub mod json;
+pub mod number;
 pub mod params;
 pub mod svg;
 #[cfg(test)]
 mod testkit;
 
-pub use params::{ParamError, Params, Place, Value};
+pub use json::Value;
+pub use params::{ParamError, Params, Place};
 
 /// Phase of a drag gesture.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

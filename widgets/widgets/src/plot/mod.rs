@@ -43,7 +43,7 @@ use mathcourse_core::expr::{BinOp, Function};
 use mathcourse_core::plot::{self as core_plot, Op, Program, Window};
 
 use crate::fmt::{clamp, parse_index, Put};
-use crate::params::Value;
+use crate::json::Value;
 use crate::svg::esc;
 use crate::{DragPhase, Event, ParamError, Params, Widget};
 
