@@ -81,7 +81,14 @@ fn write_json_string(s: &str, out: &mut String) {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if (c as u32) < 0x20 => {
+                // `\u00XX` with lowercase hex, as `format!("\\u{:04x}")` wrote it.
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                let n = c as usize;
+                out.push_str("\\u00");
+                out.push(char::from(HEX[n >> 4]));
+                out.push(char::from(HEX[n & 15]));
+            }
             c => out.push(c),
         }
     }
@@ -286,5 +293,17 @@ impl JsonParser<'_> {
             }
         }
         Err("unterminated string".into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped_as_json_does() {
+        let v = Value::Text("a\u{1}b\u{1f}\t\n\"\\".into());
+        assert_eq!(v.to_json(), r#""a\u0001b\u001f\u0009\n\"\\""#);
+        assert_eq!(parse_json(&v.to_json()), Ok(v));
     }
 }
