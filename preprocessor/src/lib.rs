@@ -24,7 +24,9 @@ pub mod html;
 pub mod include;
 pub mod init;
 pub mod inline;
-pub mod inspect;
+/// Symbol tagging for inspectable formulas: the `mathcourse-tex` crate, under the name
+/// its callers (notation, directives, the fuzzer) have always used.
+pub use mathcourse_tex as inspect;
 pub mod math;
 pub mod notation;
 pub mod scan;

@@ -451,36 +451,50 @@ mod tests {
         assert_eq!(o.source, "hi");
     }
 
+    /// Every kind of option mistake, in both syntaxes: where the caret goes (the text
+    /// under the span: the key, the directive name for a missing option, the YAML's
+    /// own error position), what the message and the hint say.
     #[test]
-    fn unknown_option_points_at_key_with_suggestion() {
-        let src = ":::{x}\n:sorce: A\n:::\n";
-        let err = parse(src).unwrap_err();
-        assert_eq!(&src[err.span.clone()], "sorce");
-        assert!(err.message.contains("unknown option `sorce`"));
-        assert!(err.hint.contains("did you mean `source`?"), "{}", err.hint);
-    }
-
-    #[test]
-    fn wrong_type_and_missing() {
-        let src = ":::{x}\n:source: A\n:level: high\n:::\n";
-        let err = parse(src).unwrap_err();
-        assert_eq!(&src[err.span.clone()], "level");
-        assert!(err.message.contains("option `level`"), "{}", err.message);
-        let err = parse(":::{x}\n:::\n").unwrap_err();
-        assert!(
-            err.message.contains("needs the option `source`"),
-            "{}",
-            err.message
-        );
-    }
-
-    #[test]
-    fn bad_yaml_is_located() {
-        let src = ":::{x}\n---\nsource: [unclosed\n---\n:::\n";
-        let err = parse(src).unwrap_err();
-        assert!(err.message.starts_with("invalid YAML"), "{}", err.message);
-        let (line, _) = crate::diagnostic::line_col(src, err.span.start);
-        assert!(line >= 3, "line {line}");
+    fn option_errors_table() {
+        struct Case {
+            src: &'static str,
+            at: &'static str,
+            message: &'static str,
+            hint: &'static str,
+        }
+        #[rustfmt::skip]
+        let cases = [
+            Case { src: ":::{x}\n:sorce: A\n:::\n", at: "sorce",
+                message: "unknown option `sorce` for directive `x`", hint: "did you mean `source`?" },
+            Case { src: ":::{x}\n---\nsource: A\nlevle: 2\n---\n:::\n", at: "levle",
+                message: "unknown option `levle` for directive `x`", hint: "did you mean `level`?" },
+            Case { src: ":::{x}\n:source: A\n:level: high\n:::\n", at: "level",
+                message: "option `level`", hint: "author guide" },
+            Case { src: ":::{x}\n---\nsource: A\nscores: [1, x]\n---\n:::\n", at: "scores",
+                message: "option `scores", hint: "author guide" },
+            Case { src: ":::{x}\n:level: 2\n:::\n", at: "x",
+                message: "directive `x` needs the option `source`", hint: "add a line `:source: ...`" },
+            Case { src: ":::{x}\n:source: A\n:source: B\n:::\n", at: "source",
+                message: "option `source` is given twice", hint: "keep one of the two lines" },
+            Case { src: ":::{x}\n---\n- a\n- b\n---\n:::\n", at: "- a\n- b\n",
+                message: "must be a YAML mapping", hint: "`key: value`" },
+            Case { src: ":::{x}\n---\nsource: [unclosed\n---\n:::\n", at: "[",
+                message: "invalid YAML in the options", hint: "options between `---` lines are YAML" },
+        ];
+        for case in cases {
+            let src = case.src;
+            let err = parse(src).unwrap_err();
+            let at = src
+                .get(err.span.clone())
+                .unwrap_or("<not a span of the source>");
+            assert_eq!(at, case.at, "span of {src:?}");
+            assert!(
+                err.message.contains(case.message),
+                "{src:?}: {}",
+                err.message
+            );
+            assert!(err.hint.contains(case.hint), "{src:?}: {}", err.hint);
+        }
     }
 
     #[test]

@@ -154,6 +154,9 @@ pub enum CoreError {
     },
 }
 
+// Messages for the preprocessor (`{check}`, widget parameters at build time); the wasm
+// layer never formats a `CoreError`, so this stays out of the bundle.
+#[allow(clippy::disallowed_macros)]
 impl fmt::Display for CoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

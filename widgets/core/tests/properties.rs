@@ -1,5 +1,8 @@
 //! Property tests for mathcourse-core.
 
+// Tests compare with std's float formatting (see `widgets/clippy.toml`).
+#![allow(clippy::disallowed_methods, clippy::disallowed_macros)]
+
 use mathcourse_core::{info, matrix, rng::Rng, round, softmax, vector};
 use proptest::prelude::*;
 

@@ -2,10 +2,12 @@
 //!
 //! Render code writes `out.s("<rect x=\"").c(x).s("\"/>")` instead of
 //! `write!(out, "<rect x=\"{}\"/>", coord(x))`: no `core::fmt` machinery, no temporary
-//! `String` per number, and no float formatting from core (see `params::fixed`). This
+//! `String` per number, and no float formatting from core (see `number::fixed`). This
 //! keeps the wasm bundle small; the text produced is the same.
 
-use crate::params::push_fixed;
+use crate::number::{fmt_num, parse_num, push_fixed, push_u64};
+// Number helpers every widget imports from here, with `Put`.
+pub use crate::number::{clamp, trim_zeros};
 
 /// Appending markup pieces to a `String`; every method returns the string for chaining.
 pub trait Put {
@@ -21,7 +23,7 @@ pub trait Put {
     fn n(&mut self, x: f64, decimals: usize) -> &mut Self;
     /// An SVG coordinate: 2 places, trailing zeros trimmed (as [`crate::svg::coord`]).
     fn c(&mut self, x: f64) -> &mut Self;
-    /// Shortest text of `x` (as [`crate::params::fmt_num`]).
+    /// Shortest text of `x` (as [`crate::number::fmt_num`]).
     fn g(&mut self, x: f64) -> &mut Self;
     /// Text or a whole number, as is (see [`Piece`]).
     fn p<T: Piece>(&mut self, piece: T) -> &mut Self;
@@ -109,7 +111,7 @@ impl Put for String {
     }
 
     fn u(&mut self, n: usize) -> &mut Self {
-        crate::params::push_u64(self, n as u64);
+        push_u64(self, n as u64);
         self
     }
 
@@ -117,7 +119,7 @@ impl Put for String {
         if n < 0 {
             self.push('-');
         }
-        crate::params::push_u64(self, n.unsigned_abs());
+        push_u64(self, n.unsigned_abs());
         self
     }
 
@@ -142,7 +144,7 @@ impl Put for String {
     }
 
     fn g(&mut self, x: f64) -> &mut Self {
-        self.push_str(&crate::params::fmt_num(x));
+        self.push_str(&fmt_num(x));
         self
     }
 
@@ -158,30 +160,6 @@ impl Put for String {
             Some(digits) => self.s("−").s(digits),
             None => self.s(&t),
         }
-    }
-}
-
-/// `x` limited to `[lo, hi]`, as `f64::clamp` (NaN stays NaN) but without its
-/// `lo <= hi` assertion, whose message would pull core's float formatting into the
-/// wasm bundle.
-pub fn clamp(x: f64, lo: f64, hi: f64) -> f64 {
-    if x < lo {
-        lo
-    } else if x > hi {
-        hi
-    } else {
-        x
-    }
-}
-
-/// Drops trailing zeros after the decimal point, then the point itself: `0.250` → `0.25`,
-/// `1.000` → `1`. The text must contain a point.
-pub fn trim_zeros(s: &mut String) {
-    while s.ends_with('0') {
-        s.pop();
-    }
-    if s.ends_with('.') {
-        s.pop();
     }
 }
 
@@ -208,7 +186,7 @@ pub fn parse_index(text: &str) -> Option<usize> {
 
 /// A finite number typed into a control (surrounding spaces allowed).
 pub fn input_num(value: &str) -> Option<f64> {
-    crate::params::parse_num(value.trim()).filter(|x| x.is_finite())
+    parse_num(value.trim()).filter(|x| x.is_finite())
 }
 
 #[cfg(test)]

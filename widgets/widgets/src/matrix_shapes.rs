@@ -137,7 +137,7 @@ fn shape_param(
                 name,
                 {
                     let mut s = String::new();
-                    s.s("entry ").p(i + 1).s(" should be a whole number, found ").p(crate::params::fmt_num(*x));
+                    s.s("entry ").p(i + 1).s(" should be a whole number, found ").p(crate::number::fmt_num(*x));
                     s
                 },
             ));

@@ -7,7 +7,9 @@ use mathcourse_core::expr::{self, BinOp, Expr, Function};
 use mathcourse_core::plot::{self as core_plot, CompileError, Op, Program, Resolved};
 use mathcourse_core::CoreError;
 
-use crate::params::{fmt_num, Place, Value};
+use crate::json::Value;
+use crate::number::fmt_num;
+use crate::params::Place;
 use crate::{ParamError, Params};
 
 /// The top-level keys.

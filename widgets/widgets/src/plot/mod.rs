@@ -36,14 +36,17 @@
 //! `mc-w-plot-legend`, `mc-w-plot-key`, `mc-w-plot-readouts`, `mc-w-controls`,
 //! `mc-w-control`, `mc-w-control-label`, `mc-w-control-value`.
 
+// Native only (never in the bundle): reads the author's YAML and reports mistakes with
+// `format!`, free of the bundle's rules in `widgets/clippy.toml`.
 #[cfg(not(target_arch = "wasm32"))]
+#[allow(clippy::disallowed_methods, clippy::disallowed_macros)]
 pub mod author;
 
 use mathcourse_core::expr::{BinOp, Function};
 use mathcourse_core::plot::{self as core_plot, Op, Program, Window};
 
 use crate::fmt::{clamp, parse_index, Put};
-use crate::params::Value;
+use crate::json::Value;
 use crate::svg::esc;
 use crate::{DragPhase, Event, ParamError, Params, Widget};
 
