@@ -45,6 +45,9 @@ pub struct BookContext {
     pub modules: std::collections::BTreeMap<u32, std::path::PathBuf>,
     /// What an undefined letter in an inspectable formula does.
     pub undefined_symbols: crate::config::UndefinedSymbols,
+    /// Render options and fingerprint of each chapter with front-matter macros, for
+    /// typesetting its symbols on other pages (see [`BookContext::with_chapter_macros`]).
+    pub chapter_options: std::collections::HashMap<std::path::PathBuf, (MathOptions, String)>,
 }
 
 impl BookContext {
@@ -64,7 +67,25 @@ impl BookContext {
             notation: crate::notation::Notation::default(),
             modules: Default::default(),
             undefined_symbols: crate::config::UndefinedSymbols::Warn,
+            chapter_options: Default::default(),
         }
+    }
+
+    /// Fills [`BookContext::chapter_options`] from the chapters' front-matter macros
+    /// the notation collector found.
+    pub fn with_chapter_macros(mut self) -> BookContext {
+        self.chapter_options = self
+            .notation
+            .chapter_macros
+            .iter()
+            .map(|(path, macros)| {
+                let mut options = self.options.clone();
+                options.macros.extend(macros.clone());
+                let fingerprint = options.fingerprint();
+                (path.clone(), (options, fingerprint))
+            })
+            .collect();
+        self
     }
 }
 

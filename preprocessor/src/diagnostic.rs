@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 
 /// How bad a diagnostic is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
     /// The build goes on; printed as `warning:`.
     Warning,
@@ -172,6 +172,16 @@ fn clamp_span(source: &str, span: Range<usize>) -> Range<usize> {
     let start = floor_char_boundary(source, span.start.min(source.len()));
     let end = floor_char_boundary(source, span.end.min(source.len())).max(start);
     start..end
+}
+
+/// Drops repeats: the same problem (severity, file, line and message) reported from
+/// several places, e.g. a symbol's typo found in its table, a legend and the index.
+pub fn dedup(diagnostics: &mut Vec<Diagnostic>) {
+    let mut seen = std::collections::HashSet::new();
+    diagnostics.retain(|d| {
+        let (line, _) = d.line_col();
+        seen.insert((d.severity, d.path.clone(), line, d.message.clone()))
+    });
 }
 
 /// Renders a list of diagnostics, errors and warnings in source order.

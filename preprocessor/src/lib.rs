@@ -229,6 +229,7 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
         notation,
         modules,
         undefined_symbols: config.undefined_symbols,
+        chapter_options: Default::default(),
         fingerprint: options.fingerprint(),
         options,
         on_error: config.error_policy(),
@@ -238,7 +239,8 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
             katex_css: !config.no_css,
             reading_progress: config.reading_progress,
         },
-    };
+    }
+    .with_chapter_macros();
     let pool = rayon::ThreadPoolBuilder::new()
         .stack_size(RENDER_STACK_BYTES)
         .thread_name(|i| format!("mathcourse-render-{i}"))
@@ -280,6 +282,7 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
         stats.cache_hits += hits;
         stats.cache_misses += misses;
     }
+    diagnostic::dedup(&mut diagnostics);
     Ok(Outcome {
         book,
         diagnostics,

@@ -4,7 +4,9 @@
 //! inspectable formulas and the generated index pages see the whole book.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::diagnostic::{self, Diagnostic};
 use crate::directive::{block, options, Block};
@@ -26,6 +28,32 @@ pub struct Definition {
     /// Defined inside a `{demo}` (an author-guide example): usable in formulas, not
     /// listed in the notation index.
     pub demo: bool,
+    /// Where it is written, for problems found when it is shown elsewhere (a legend,
+    /// the index): they are reported here, where the author fixes them.
+    pub site: Option<Site>,
+}
+
+/// The text a definition is written in, and where.
+#[derive(Debug, Clone)]
+pub struct Site {
+    /// Path shown in diagnostics.
+    pub shown: PathBuf,
+    /// The chapter source.
+    pub source: Arc<str>,
+    /// Bytes of each key of its list item (empty for a formula card's `where` item).
+    pub keys: BTreeMap<String, Range<usize>>,
+    /// Where the item (or the card's `where` key) starts.
+    pub at: usize,
+}
+
+impl Site {
+    /// Bytes of `key`, else of the item's first character.
+    pub fn span(&self, key: &str) -> Range<usize> {
+        self.keys
+            .get(key)
+            .cloned()
+            .unwrap_or(self.at..(self.at + 1).min(self.source.len()))
+    }
 }
 
 impl Definition {
@@ -68,6 +96,9 @@ pub struct Notation {
     pub titles: HashMap<PathBuf, String>,
     /// Position of each chapter in the book (lists of chapters follow book order).
     pub order: HashMap<PathBuf, usize>,
+    /// The macros of each chapter's front matter (chapters that have some): a symbol
+    /// shown outside its chapter is typeset with them.
+    pub chapter_macros: HashMap<PathBuf, BTreeMap<String, String>>,
 }
 
 /// One chapter as the collector sees it.
@@ -99,7 +130,22 @@ impl Notation {
             notation
                 .titles
                 .insert(ch.path.to_path_buf(), ch.title.to_string());
-            let start = frontmatter::locate(ch.source).map_or(0, |b| b.body_start);
+            let front = frontmatter::locate(ch.source);
+            let start = front.as_ref().map_or(0, |b| b.body_start);
+            if let Some(Ok(fm)) = front.map(|b| frontmatter::parse(ch.source, &b)) {
+                if !fm.macros.is_empty() {
+                    notation
+                        .chapter_macros
+                        .insert(ch.path.to_path_buf(), fm.macros);
+                }
+            }
+            let mut shared: Option<Arc<str>> = None;
+            let mut site = |at: usize, keys: BTreeMap<String, Range<usize>>| Site {
+                shown: ch.shown.clone(),
+                source: shared.get_or_insert_with(|| Arc::from(ch.source)).clone(),
+                keys,
+                at,
+            };
             let mut counters = Counters::default();
             let mut found = Vec::new();
             walk_in(ch.source, start..ch.source.len(), false, &mut |b, demo| {
@@ -113,11 +159,13 @@ impl Notation {
                             for (i, item) in items.iter().enumerate() {
                                 if let Ok(symbol) = options::typed_item::<Symbol>(item, i, b) {
                                     let at = location(ch, item.span.start);
+                                    let written =
+                                        site(item.span.start, item.options.key_spans.clone());
                                     notation.add(
                                         symbol,
                                         Some(ch.path),
                                         at,
-                                        Some((ch, item.span.start)),
+                                        Some(written),
                                         demo,
                                         &mut diagnostics,
                                     );
@@ -139,11 +187,12 @@ impl Notation {
                                     .map_or(b.opener.start, |r| r.start);
                                 for symbol in symbols {
                                     let at = location(ch, pos);
+                                    let written = site(pos, BTreeMap::new());
                                     notation.add(
                                         symbol,
                                         Some(ch.path),
                                         at,
-                                        Some((ch, pos)),
+                                        Some(written),
                                         demo,
                                         &mut diagnostics,
                                     );
@@ -205,23 +254,18 @@ impl Notation {
         symbol: Symbol,
         chapter: Option<&Path>,
         at: String,
-        site: Option<(&ChapterSource, usize)>,
+        written: Option<Site>,
         demo: bool,
         diagnostics: &mut Vec<Diagnostic>,
     ) {
         let key = inspect::key(&symbol.tex);
         let meaning = |s: &Symbol| s.meaning.as_deref().map(collapse).filter(|m| !m.is_empty());
         let warn = |message: String, hint: String, diagnostics: &mut Vec<Diagnostic>| {
-            if let Some((ch, pos)) = site {
-                let end = (pos + 1).min(ch.source.len()).max(pos);
+            if let Some(site) = &written {
+                let end = (site.at + 1).min(site.source.len()).max(site.at);
                 diagnostics.push(
-                    Diagnostic::warning(
-                        &ch.shown,
-                        &std::sync::Arc::from(ch.source),
-                        pos..end,
-                        message,
-                    )
-                    .with_hint(hint),
+                    Diagnostic::warning(&site.shown, &site.source, site.at..end, message)
+                        .with_hint(hint),
                 );
             }
         };
@@ -294,6 +338,7 @@ impl Notation {
             chapter: chapter.map(Path::to_path_buf),
             defined_at: at,
             demo,
+            site: written,
         });
     }
 

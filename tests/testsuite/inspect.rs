@@ -99,6 +99,38 @@ fn notation_and_claims_indexes() {
     );
 }
 
+/// A symbol is typeset everywhere as in the chapter that defines it (with that
+/// chapter's macros), and a mistake in it is reported once, at the definition, however
+/// many legends and indexes show it.
+#[test]
+fn symbols_use_their_chapters_macros_and_errors_are_reported_once_at_the_definition() {
+    let mut test = BookTest::from_dir("inspect/basic");
+    test.change_file(
+        "src/claims.md",
+        "---\nmacros:\n  \\V: \\mathbf{v}\n---\n# Claims\n\n:::{symbol-table} Here\n---\n- {id: vee, tex: '\\V', read: vee, meaning: 'Half: $\\frca{1}{2}$ of it'}\n---\n:::\n\n:::{math}\n:inspect: true\n\\V + \\V\n:::\n",
+    );
+    let err = test.build_error();
+    assert_eq!(err.matches("error:").count(), 1, "one error: {err}");
+    assert!(
+        err.contains("src/claims.md:9:"),
+        "located at the definition: {err}"
+    );
+    assert!(err.contains("frca"), "{err}");
+    assert!(!err.contains("notation.md"), "{err}");
+    // Fixed, the index and the legend typeset `\V` with the chapter's macro.
+    test.change_file(
+        "src/claims.md",
+        "---\nmacros:\n  \\V: \\mathbf{v}\n---\n# Claims\n\n:::{symbol-table} Here\n---\n- {id: vee, tex: '\\V', read: vee, meaning: 'Half: $\\frac{1}{2}$ of it'}\n---\n:::\n\n:::{math}\n:inspect: true\n\\V + \\V\n:::\n",
+    );
+    test.build();
+    let index = test.main_of("notation.html");
+    assert!(
+        index.contains("mathbf"),
+        "\\V expanded in the index: {index}"
+    );
+    assert!(!index.contains("mc-error"), "{index}");
+}
+
 #[test]
 fn undefined_symbols_forbidden_commands_and_unknown_sym_are_located() {
     let mut test = BookTest::from_dir("inspect/basic");

@@ -126,9 +126,18 @@ impl Directive for NotationIndex {
                 row.book_file |= d.chapter.is_none();
                 continue;
             }
-            let math_html = cx.option_math(&d.symbol.tex, false, span.clone());
-            let name_html = cx.inline(d.symbol.called(), span.clone());
-            let meaning_html = cx.inline(&meaning, span.clone());
+            // Typeset as in the defining chapter; problems are reported there.
+            let math_html = cx.as_defined(d, "tex", |cx| {
+                cx.option_math(&d.symbol.tex, false, span.clone())
+            });
+            let name_key = if d.symbol.name.trim().is_empty() {
+                "read"
+            } else {
+                "name"
+            };
+            let name_html =
+                cx.as_defined(d, name_key, |cx| cx.inline(d.symbol.called(), span.clone()));
+            let meaning_html = cx.as_defined(d, "meaning", |cx| cx.inline(&meaning, span.clone()));
             let mut anchor = format!("notation-{}", d.symbol.id);
             let mut n = 1;
             while rows.iter().any(|(_, _, r)| r.anchor == anchor) {

@@ -107,17 +107,30 @@ pub fn inspect_with_controls(
         };
         let def = cx.book.notation.definitions[*index].clone();
         let s = &def.symbol;
-        let math_html = cx.option_math(&s.tex, false, span.clone());
+        // Typeset as in the defining chapter; problems are reported at the definition.
+        let math_html = cx.as_defined(&def, "tex", |cx| {
+            cx.option_math(&s.tex, false, span.clone())
+        });
         // Beside the glyph the name shows; with the glyph alone, the spoken form is
         // the button's hidden text.
         let show_name = s.called().trim() != s.tex.trim();
-        let shown = if show_name { s.called() } else { s.spoken() };
-        let name_html = cx.inline(shown, span.clone());
-        let meaning_html = s.meaning.as_ref().map(|m| cx.inline(m, span.clone()));
+        let (shown, key) = match (
+            show_name,
+            s.name.trim().is_empty(),
+            s.read.trim().is_empty(),
+        ) {
+            (true, false, _) | (false, false, true) => (s.called(), "name"),
+            _ => (s.spoken(), "read"),
+        };
+        let name_html = cx.as_defined(&def, key, |cx| cx.inline(shown, span.clone()));
+        let meaning_html = s
+            .meaning
+            .as_ref()
+            .map(|m| cx.as_defined(&def, "meaning", |cx| cx.inline(m, span.clone())));
         let shape_html = s
             .shape
             .as_ref()
-            .map(|t| cx.option_math(t, false, span.clone()));
+            .map(|t| cx.as_defined(&def, "shape", |cx| cx.option_math(t, false, span.clone())));
         let link = cx.book.notation.link(*index, cx.chapter_path);
         items.push(Item {
             id: s.id.clone(),

@@ -153,6 +153,42 @@ impl<'a> Cx<'a> {
         self.anchors.insert(id.clone()).then_some(id)
     }
 
+    /// Runs `f` as if in the chapter that defined `def`, to show one of its fields
+    /// (`key`) on another page or in another block: with that chapter's macros, and with
+    /// any problem `f` reports moved to the definition, where the author fixes it. A
+    /// problem found wherever the symbol is shown is then one problem, reported once
+    /// (see [`crate::diagnostic::dedup`]).
+    pub fn as_defined<R>(
+        &mut self,
+        def: &crate::notation::Definition,
+        key: &str,
+        f: impl FnOnce(&mut Self) -> R,
+    ) -> R {
+        let saved = (self.math_options, self.fingerprint);
+        let book: &'a BookContext = self.book;
+        if let Some(chapter) = &def.chapter {
+            let (options, fingerprint) = book
+                .chapter_options
+                .get(chapter)
+                .map_or((&book.options, book.fingerprint.as_str()), |(o, f)| {
+                    (o, f.as_str())
+                });
+            self.math_options = options;
+            self.fingerprint = fingerprint;
+        }
+        let before = self.diagnostics.len();
+        let out = f(self);
+        (self.math_options, self.fingerprint) = saved;
+        if let Some(site) = &def.site {
+            for d in &mut self.diagnostics[before..] {
+                d.path = site.shown.clone();
+                d.source = site.source.clone();
+                d.span = site.span(key);
+            }
+        }
+        out
+    }
+
     /// The typed options of `block`.
     pub fn options<T: DeserializeOwned>(&self, block: &Block) -> Result<T, Diagnostic> {
         let raw = options::raw_options(&self.source, block)

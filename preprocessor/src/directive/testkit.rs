@@ -20,6 +20,7 @@ fn book(src: &str) -> BookContext {
         .0,
         ..BookContext::standalone(OnError::Fail)
     }
+    .with_chapter_macros()
 }
 
 fn run(src: &str, html: bool) -> ChapterOutput {
