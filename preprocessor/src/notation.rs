@@ -126,10 +126,11 @@ impl Notation {
             notation.add(symbol, None, at, None, false, &mut diagnostics);
         }
         let mut want_uses = false;
-        for ch in chapters {
+        for (position, ch) in chapters.iter().enumerate() {
             notation
                 .titles
                 .insert(ch.path.to_path_buf(), ch.title.to_string());
+            notation.order.insert(ch.path.to_path_buf(), position);
             let front = frontmatter::locate(ch.source);
             let start = front.as_ref().map_or(0, |b| b.body_start);
             if let Some(Ok(fm)) = front.map(|b| frontmatter::parse(ch.source, &b)) {

@@ -99,6 +99,46 @@ fn notation_and_claims_indexes() {
     );
 }
 
+/// The notation index has one entry per glyph and meaning: a chip without a meaning and
+/// chapters that describe the same symbol in their own words merge into one entry
+/// (with every "defined in" link); `overloaded` glyphs and different meanings within one
+/// chapter keep an entry each.
+#[test]
+fn notation_index_merges_one_symbol_defined_in_several_chapters() {
+    let mut test = BookTest::from_dir("inspect/basic");
+    test.change_file(
+        "src/SUMMARY.md",
+        "# Summary\n\n- [One](one.md)\n- [Two](two.md)\n- [Notation](notation.md)\n",
+    );
+    test.change_file(
+        "src/one.md",
+        "# One\n\n:::{symbols}\n---\n- {id: th, tex: '\\theta', name: Theta (the parameters)}\n---\n:::\n\n:::{symbol-table} T\n---\n- {id: th, tex: '\\theta', read: theta, meaning: All the parameters}\n- {id: s-std, tex: '\\sigma', read: sigma, meaning: A standard deviation, overloaded: true}\n---\n:::\n",
+    );
+    test.change_file(
+        "src/two.md",
+        "# Two\n\n:::{symbol-table} T\n---\n- {id: th2, tex: '\\theta', read: theta, meaning: The parameters as one long vector}\n- {id: s-act, tex: '\\sigma', read: sigma, meaning: An activation function, overloaded: true}\n- {id: pos, tex: 'j', read: j, meaning: A position}\n- {id: cand, tex: 'j', read: j, meaning: A candidate}\n---\n:::\n",
+    );
+    test.build();
+    let index = test.main_of("notation.html");
+    let entries: Vec<&str> = index
+        .split("<div class=\"mc-notation-entry\"")
+        .skip(1)
+        .collect();
+    let with = |needle: &str| entries.iter().filter(|e| e.contains(needle)).count();
+    assert_eq!(with("data-tex=\"&#92;theta\""), 1, "{index}");
+    let theta = entries.iter().find(|e| e.contains("&#92;theta")).unwrap();
+    assert!(theta.contains("Theta (the parameters)"), "{theta}");
+    assert!(theta.contains("All the parameters"), "{theta}");
+    // Both definitions are linked, in book order.
+    let (one, two) = (
+        theta.find("one.html#sym-th"),
+        theta.find("two.html#sym-th2"),
+    );
+    assert!(one.is_some() && two.is_some() && one < two, "{theta}");
+    assert_eq!(with("data-tex=\"&#92;sigma\""), 2, "{index}");
+    assert_eq!(with("data-tex=\"j\""), 2, "{index}");
+}
+
 /// A symbol is typeset everywhere as in the chapter that defines it (with that
 /// chapter's macros), and a mistake in it is reported once, at the definition, however
 /// many legends and indexes show it.

@@ -44,6 +44,28 @@ struct Row {
     used: Vec<Link>,
 }
 
+/// What the definitions merged into one notation-index entry share.
+struct EntryGroup {
+    key: String,
+    meaning: String,
+    overloaded: bool,
+    chapters: Vec<Option<PathBuf>>,
+}
+
+impl EntryGroup {
+    /// Whether definition `d` (meaning `meaning`) is the same entry.
+    fn takes(&self, d: &crate::notation::Definition, meaning: &str) -> bool {
+        if self.key != d.key {
+            return false;
+        }
+        // A definition without a meaning (a chip) explains nothing to disagree with.
+        if self.meaning == meaning || self.meaning.trim().is_empty() || meaning.trim().is_empty() {
+            return true;
+        }
+        !(self.overloaded || d.symbol.overloaded || self.chapters.contains(&d.chapter))
+    }
+}
+
 fn no_body(block: &Block, cx: &Cx) -> Result<(), Diagnostic> {
     let body = &cx.source[block.body.clone()];
     if !body.trim().is_empty() || !block.argument.is_empty() {
@@ -85,9 +107,13 @@ impl Directive for NotationIndex {
         no_body(block, cx)?;
         let span = block.opener.clone();
         let defs = cx.book.notation.definitions.clone();
-        // One row per symbol and meaning; a definition repeated in several chapters with
-        // the same meaning adds a "defined in" link to the first row.
-        let mut rows: Vec<(String, String, Row)> = Vec::new();
+        // One entry per symbol and meaning. Definitions of the same glyph merge into one
+        // entry (its "defined in" links grow) when they mean the same thing: the same
+        // meaning, one of them without a meaning (a chip), or different chapters
+        // describing it in their own words. Glyphs marked `overloaded` (σ the standard
+        // deviation, σ the activation), and different meanings within one chapter, keep
+        // an entry each.
+        let mut rows: Vec<(EntryGroup, Row)> = Vec::new();
         for (i, d) in defs.iter().enumerate().filter(|(_, d)| !d.demo) {
             let meaning = d.symbol.meaning.clone().unwrap_or_default();
             let used: Vec<Link> = cx
@@ -103,11 +129,22 @@ impl Directive for NotationIndex {
                 })
                 .unwrap_or_default();
             let defined = d.chapter.as_ref().map(|c| chapter_link(cx, c, &d.anchor()));
-            if let Some((_, _, row)) = rows
-                .iter_mut()
-                .find(|(k, m, _)| *k == d.key && *m == meaning)
-            {
-                row.defined.extend(defined);
+            if let Some((group, row)) = rows.iter_mut().find(|(g, _)| g.takes(d, &meaning)) {
+                if group.meaning.trim().is_empty() && !meaning.trim().is_empty() {
+                    row.meaning_html =
+                        cx.as_defined(d, "meaning", |cx| cx.inline(&meaning, span.clone()));
+                    group.meaning = meaning.clone();
+                }
+                if row.code.is_none() {
+                    row.code = d.symbol.code.clone();
+                }
+                group.overloaded |= d.symbol.overloaded;
+                group.chapters.push(d.chapter.clone());
+                if let Some(link) = defined {
+                    if !row.defined.iter().any(|l| l.href == link.href) {
+                        row.defined.push(link);
+                    }
+                }
                 let mut seen: BTreeSet<String> = row.used.iter().map(|l| l.href.clone()).collect();
                 for l in used {
                     if seen.insert(l.href.clone()) {
@@ -119,10 +156,14 @@ impl Directive for NotationIndex {
                 let rank = |href: &str| {
                     order
                         .iter()
-                        .find(|(p, _)| super::relative_html_path(cx.chapter_path, p) == href)
+                        .find(|(p, _)| {
+                            href.split('#').next()
+                                == Some(&super::relative_html_path(cx.chapter_path, p))
+                        })
                         .map_or(usize::MAX, |(_, i)| *i)
                 };
                 row.used.sort_by_key(|l| rank(&l.href));
+                row.defined.sort_by_key(|l| rank(&l.href));
                 row.book_file |= d.chapter.is_none();
                 continue;
             }
@@ -140,13 +181,17 @@ impl Directive for NotationIndex {
             let meaning_html = cx.as_defined(d, "meaning", |cx| cx.inline(&meaning, span.clone()));
             let mut anchor = format!("notation-{}", d.symbol.id);
             let mut n = 1;
-            while rows.iter().any(|(_, _, r)| r.anchor == anchor) {
+            while rows.iter().any(|(_, r)| r.anchor == anchor) {
                 n += 1;
                 anchor = format!("notation-{}-{n}", d.symbol.id);
             }
             rows.push((
-                d.key.clone(),
-                meaning,
+                EntryGroup {
+                    key: d.key.clone(),
+                    meaning,
+                    overloaded: d.symbol.overloaded,
+                    chapters: vec![d.chapter.clone()],
+                },
                 Row {
                     anchor,
                     math_html,
@@ -159,7 +204,7 @@ impl Directive for NotationIndex {
                 },
             ));
         }
-        let rows: Vec<Row> = rows.into_iter().map(|(_, _, r)| r).collect();
+        let rows: Vec<Row> = rows.into_iter().map(|(_, r)| r).collect();
         let mut context = tera::Context::new();
         context.insert("rows", &rows);
         cx.template("notation-index", context, Vec::new(), span)
