@@ -5,89 +5,14 @@
 //! block and formula replaced by HTML (every other byte unchanged), plus the
 //! diagnostics found on the way.
 
-use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
 use crate::cache::Cache;
-use crate::config::OnError;
+pub use crate::context::BookContext;
 use crate::diagnostic::Diagnostic;
-use crate::directive::{Cx, Labels};
+use crate::directive::Cx;
 use crate::frontmatter;
-use crate::html;
-use crate::math::{self, MathError, MathOptions};
-use crate::scan::{Declined, DeclinedPair, MathSpan};
-use crate::templates::Templates;
-
-/// Book-wide settings every chapter shares.
-#[derive(Debug)]
-pub struct BookContext {
-    /// Render options with the book-wide macros.
-    pub options: MathOptions,
-    /// Fingerprint of `options` (cache key part).
-    pub fingerprint: String,
-    /// What a LaTeX error does.
-    pub on_error: OnError,
-    /// Colour of the error box.
-    pub error_color: String,
-    /// The formula cache.
-    pub cache: Cache,
-    /// What the top of each chapter links (KaTeX's stylesheet, reading progress).
-    pub head: crate::assets::Head,
-    /// Directive templates.
-    pub templates: Templates,
-    /// Equation labels of the whole book.
-    pub labels: Labels,
-    /// Symbols and claims of the whole book.
-    pub notation: crate::notation::Notation,
-    /// The chapter (path inside `src/`) of each module number set in front matter
-    /// (`module: 7`): prerequisites link to it, and its equations are numbered `7.n`.
-    pub modules: std::collections::BTreeMap<u32, std::path::PathBuf>,
-    /// What an undefined letter in an inspectable formula does.
-    pub undefined_symbols: crate::config::UndefinedSymbols,
-    /// Render options and fingerprint of each chapter with front-matter macros, for
-    /// typesetting its symbols on other pages (see [`BookContext::with_chapter_macros`]).
-    pub chapter_options: std::collections::HashMap<std::path::PathBuf, (MathOptions, String)>,
-}
-
-impl BookContext {
-    /// The context of a book with default options, no cache, the built-in templates and
-    /// no other chapters: for rendering one chapter on its own (tests, the fuzzer).
-    pub fn standalone(on_error: OnError) -> BookContext {
-        let options = MathOptions::default();
-        BookContext {
-            fingerprint: options.fingerprint(),
-            options,
-            on_error,
-            error_color: "#cc0000".into(),
-            cache: Cache::new(None),
-            head: crate::assets::Head::default(),
-            templates: Templates::builtin(),
-            labels: Labels::new(),
-            notation: crate::notation::Notation::default(),
-            modules: Default::default(),
-            undefined_symbols: crate::config::UndefinedSymbols::Warn,
-            chapter_options: Default::default(),
-        }
-    }
-
-    /// Fills [`BookContext::chapter_options`] from the chapters' front-matter macros
-    /// the notation collector found.
-    pub fn with_chapter_macros(mut self) -> BookContext {
-        self.chapter_options = self
-            .notation
-            .chapter_macros
-            .iter()
-            .map(|(path, macros)| {
-                let mut options = self.options.clone();
-                options.macros.extend(macros.clone());
-                let fingerprint = options.fingerprint();
-                (path.clone(), (options, fingerprint))
-            })
-            .collect();
-        self
-    }
-}
 
 /// What processing one chapter produced.
 #[derive(Debug, Default)]
@@ -215,152 +140,11 @@ pub fn render_chapter(
     }
 }
 
-/// Replaces `replacements` (ranges relative to the full source, sorted, disjoint) in
-/// `body`, which starts at byte `base` of the full source.
-pub fn splice(body: &str, base: usize, replacements: &[(Range<usize>, String)]) -> String {
-    let extra: usize = replacements.iter().map(|(_, s)| s.len()).sum();
-    let mut out = String::with_capacity(body.len() + extra);
-    let mut pos = 0;
-    for (range, text) in replacements {
-        let (start, end) = (range.start - base, range.end - base);
-        if start < pos {
-            continue;
-        }
-        out.push_str(&body[pos..start]);
-        out.push_str(text);
-        pos = end;
-    }
-    out.push_str(&body[pos..]);
-    out
-}
-
-/// At most this many kept-as-text dollar pairs are reported one by one per stretch of
-/// Markdown; the rest are counted in one last warning.
-pub(crate) const MAX_DECLINED_SHOWN: usize = 20;
-
-/// The warning for a dollar pair that mdbook-katex would typeset and this build keeps
-/// as text: why, and how to get it typeset (or silence it).
-pub(crate) fn declined_diagnostic(cx: &Cx, pair: &DeclinedPair) -> Diagnostic {
-    let range = pair.range.clone();
-    let (label, hint) = match pair.why {
-        Declined::CloserStartsWord => (
-            "kept as text: the second `$` starts a number or a word, so these read as two prose dollars (a price, a shell variable)",
-            "if this is a formula, put no digit right after its closing `$`, and no space before it when a letter follows; if these are dollar signs, write them `\\$` (`costs \\$5 and \\$10`)",
-        ),
-        Declined::OpenerEndsWord => (
-            "kept as text: the first `$` ends a word and a space follows it, as in `US$ 20`",
-            "if this is a formula, put a space before its opening `$`; if this is a dollar sign, write it `\\$`",
-        ),
-        Declined::BlankLine => (
-            "kept as text: these two dollars are in different paragraphs",
-            "a formula cannot contain a blank line: close it before the paragraph ends, or use `$$...$$`; write a dollar sign as `\\$`",
-        ),
-        Declined::CrossesCode => (
-            "kept as text: a code span, code block or HTML comment lies between these dollars",
-            "a formula cannot contain code; a `$` that is not math must be written `\\$` (e.g. `costs \\$5`)",
-        ),
-    };
-    cx.warning(
-        range,
-        "`$...$` kept as text (mdbook-katex would typeset it as math)",
-    )
-    .with_label(label)
-    .with_hint(hint)
-}
-
-/// The warning that counts the kept-as-text dollar pairs not reported one by one.
-pub(crate) fn more_declined_diagnostic(cx: &Cx, first: &DeclinedPair, more: usize) -> Diagnostic {
-    cx.warning(
-        first.range.clone(),
-        format!("{more} more `$...$` pairs kept as text from here on"),
-    )
-    .with_label("not reported one by one")
-    .with_hint("write each dollar sign that is not math as `\\$`")
-}
-
-/// The diagnostic for a formula KaTeX rejected.
-pub(crate) fn math_diagnostic(cx: &Cx, span: &MathSpan, err: &MathError) -> Diagnostic {
-    let headline = format!("LaTeX error in {}", span.delimiter.describe());
-    // The caret on the offending part when the engine located it in TeX that is a
-    // verbatim slice of the source; otherwise on the whole formula.
-    let at = match (span.tex_offset, err.position) {
-        (Some(offset), Some(pos)) if pos <= span.tex.len() => {
-            let start = offset + floor(&span.tex, pos);
-            let len = err.length.unwrap_or(1).max(1);
-            start..(start + len).min(offset + span.tex.len()).max(start + 1)
-        }
-        _ => span.range.clone(),
-    };
-    let d = match cx.book.on_error {
-        OnError::Fail => cx.error(at, headline),
-        OnError::Warn => cx.warning(at, headline),
-    };
-    let mut label = err.message.clone();
-    if let Some(pos) = err.position {
-        let (tex_before, tex_at) = span.tex.split_at(floor(&span.tex, pos));
-        let near: String = tex_at.chars().take(12).collect();
-        if !near.is_empty() {
-            label.push_str(&format!(
-                " (at `{near}`, character {})",
-                tex_before.chars().count() + 1
-            ));
-        }
-    }
-    d.with_label(label).with_hint(hint_for(err))
-}
-
-fn floor(text: &str, mut i: usize) -> usize {
-    i = i.min(text.len());
-    while !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-fn hint_for(err: &MathError) -> String {
-    let m = &err.message;
-    if err.engine_panic {
-        "this is a bug in the math engine, not in your formula; please report it with the formula, and rewrite the formula to work around it".into()
-    } else if m.contains("Undefined control sequence") {
-        "check the spelling, or define the command as a macro (book.toml `[preprocessor.mathcourse.macros]`, a macros file, or `macros:` in the chapter's front matter)".into()
-    } else if m.contains("expected '}'")
-        || m.contains("Expected '}'")
-        || m.contains("Unexpected '}'")
-        || m.contains("Extra }")
-    {
-        "every `{` needs a matching `}`; count the braces of this formula".into()
-    } else if m.contains("Expected '\\right'") || m.contains("\\left") {
-        "every `\\left` needs a matching `\\right` (use `\\right.` for an invisible one)".into()
-    } else {
-        "see the commands KaTeX supports: https://katex.org/docs/supported.html (or set `on-error = \"warn\"` to build anyway)".into()
-    }
-}
-
-/// The red box shown in place of a broken formula with `on-error = "warn"`.
-pub(crate) fn error_box(span: &MathSpan, err: &MathError, color: &str) -> String {
-    let open = if span.delimiter.is_display() {
-        "\\["
-    } else {
-        "$"
-    };
-    let close = if span.delimiter.is_display() {
-        "\\]"
-    } else {
-        "$"
-    };
-    let source = format!("{open}{}{close}", span.tex);
-    let markup = format!(
-        "<span class=\"mc-math-error\" role=\"note\" style=\"--mc-error-color: {}\"><strong class=\"mc-math-error-label\">LaTeX error</strong> <code class=\"mc-math-error-source\">{}</code> <span class=\"mc-math-error-message\">{}</span></span>",
-        html::escape(color),
-        html::escape(&source),
-        html::escape(&err.message),
-    );
-    math::markdown_safe(&markup)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::OnError;
+    use crate::directive::math_errors::MAX_DECLINED_SHOWN;
 
     pub(crate) fn book(on_error: OnError) -> BookContext {
         BookContext::standalone(on_error)
@@ -429,7 +213,7 @@ mod tests {
             last.message,
             format!(
                 "{} more `$...$` pairs kept as text from here on",
-                79_999 - MAX_DECLINED_SHOWN
+                79_999 - crate::directive::math_errors::MAX_DECLINED_SHOWN
             )
         );
     }

@@ -140,12 +140,7 @@ fn html(fm: &FrontMatter, title: &str, keys: &Keys, cx: &mut Cx) -> String {
         .modules
         .iter()
         .filter(|(_, path)| path.as_path() != cx.chapter_path)
-        .map(|(n, path)| {
-            (
-                *n,
-                crate::directive::relative_html_path(cx.chapter_path, path),
-            )
-        })
+        .map(|(n, path)| (*n, crate::html::relative_html_path(cx.chapter_path, path)))
         .collect();
     let prerequisites_html = prerequisites(
         fm,

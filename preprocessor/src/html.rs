@@ -122,6 +122,21 @@ fn tag_name(tag: &str) -> &str {
     &inner[..len]
 }
 
+/// Relative link from chapter `from` to the HTML page of chapter `to` (both inside `src/`).
+pub fn relative_html_path(from: &std::path::Path, to: &std::path::Path) -> String {
+    let mut target = to.with_extension("html");
+    if target.file_name().is_some_and(|n| n == "README.html") {
+        target.set_file_name("index.html");
+    }
+    if from == to {
+        return String::new();
+    }
+    let depth = from.components().count().saturating_sub(1);
+    let mut out = "../".repeat(depth);
+    out.push_str(&target.to_string_lossy().replace('\\', "/"));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

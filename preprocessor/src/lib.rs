@@ -13,9 +13,11 @@ pub mod assets;
 pub mod book_fs;
 pub mod cache;
 pub mod chapter;
+pub mod collect;
 #[cfg(test)]
 mod compact_js;
 pub mod config;
+pub mod context;
 pub mod diagnostic;
 pub mod directive;
 pub mod frontmatter;
@@ -23,7 +25,6 @@ pub mod header;
 pub mod html;
 pub mod include;
 pub mod init;
-pub mod inline;
 /// Symbol tagging for inspectable formulas: the `mathcourse-tex` crate, under the name
 /// its callers (notation, directives, the fuzzer) have always used.
 pub use mathcourse_tex as inspect;
@@ -190,11 +191,11 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
     diagnostics.extend(label_diagnostics);
     diagnostics.splice(0..0, control_warnings);
     let file_symbols = book_symbols(&ctx.root, &config)?;
-    let sources: Vec<notation::ChapterSource> = chapters
+    let sources: Vec<collect::ChapterSource> = chapters
         .iter()
         .map(|ch| {
             let path = ch.path.map(PathBuf::as_path).unwrap_or(Path::new(""));
-            notation::ChapterSource {
+            collect::ChapterSource {
                 path,
                 shown: src_name.join(ch.source_path.unwrap_or(ch.path.unwrap_or(&PathBuf::new()))),
                 title: ch.name.as_str(),

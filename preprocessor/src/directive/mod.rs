@@ -16,11 +16,14 @@ mod connection;
 mod demo;
 mod formula;
 mod indexes;
+pub mod inline;
 mod inspectable;
 mod lists;
 mod math_block;
+pub mod math_errors;
 mod practice;
 mod steps;
+mod symbol_list;
 mod symbol_table;
 mod symbols;
 #[cfg(test)]
@@ -29,16 +32,15 @@ mod watch;
 mod widget;
 mod widget_reference;
 
-use std::collections::HashMap;
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 
 use crate::cache::{self, Pack};
-use crate::chapter::BookContext;
 use crate::config::OnError;
+use crate::context::BookContext;
 use crate::diagnostic::Diagnostic;
 use crate::html;
 use crate::math::{self, MathOptions};
@@ -82,19 +84,7 @@ pub trait Directive: Sync {
     }
 }
 
-/// Where an equation label points.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Label {
-    /// Chapter path inside `src/` (e.g. `toolkit/softmax.md`).
-    pub chapter: PathBuf,
-    /// The shown number, e.g. `6.3`.
-    pub number: String,
-    /// Where it was defined (for duplicate errors).
-    pub defined_at: String,
-}
-
-/// Labels of the whole book, collected before rendering.
-pub type Labels = HashMap<String, Label>;
+pub use crate::context::{Label, Labels};
 
 /// Per-chapter rendering state handed to every directive.
 pub struct Cx<'a> {
@@ -342,17 +332,16 @@ impl<'a> Cx<'a> {
             for role in &found.roles {
                 replacements.push((role.range.clone(), self.degrade_role(role)));
             }
-            return crate::chapter::splice(&source[region.clone()], region.start, &replacements);
+            return math_errors::splice(&source[region.clone()], region.start, &replacements);
         }
         let found = scan::scan_region(&source, region.clone());
-        let shown = found.declined.len().min(crate::chapter::MAX_DECLINED_SHOWN);
+        let shown = found.declined.len().min(math_errors::MAX_DECLINED_SHOWN);
         for pair in &found.declined[..shown] {
-            let d = crate::chapter::declined_diagnostic(self, pair);
+            let d = math_errors::declined_diagnostic(self, pair);
             self.diagnostics.push(d);
         }
         if let Some(last) = found.declined.get(shown) {
-            let d =
-                crate::chapter::more_declined_diagnostic(self, last, found.declined.len() - shown);
+            let d = math_errors::more_declined_diagnostic(self, last, found.declined.len() - shown);
             self.diagnostics.push(d);
         }
         let mut replacements: Vec<(Range<usize>, String)> = Vec::new();
@@ -401,7 +390,7 @@ impl<'a> Cx<'a> {
             }
         }
         replacements.sort_by_key(|r| r.0.start);
-        crate::chapter::splice(&source[region.clone()], region.start, &replacements)
+        math_errors::splice(&source[region.clone()], region.start, &replacements)
     }
 
     /// Renders one formula found in the source (Markdown-safe), reporting errors.
@@ -417,10 +406,10 @@ impl<'a> Cx<'a> {
         {
             Ok(html) => Some(html),
             Err(err) => {
-                let d = crate::chapter::math_diagnostic(self, span, &err);
+                let d = math_errors::math_diagnostic(self, span, &err);
                 self.diagnostics.push(d);
                 (self.book.on_error == OnError::Warn)
-                    .then(|| crate::chapter::error_box(span, &err, &self.book.error_color))
+                    .then(|| math_errors::error_box(span, &err, &self.book.error_color))
             }
         }
     }
@@ -459,10 +448,10 @@ impl<'a> Cx<'a> {
                         scan::Delimiter::Dollar
                     },
                 };
-                let d = crate::chapter::math_diagnostic(self, &math_span, &err);
+                let d = math_errors::math_diagnostic(self, &math_span, &err);
                 self.diagnostics.push(d);
                 if self.book.on_error == OnError::Warn {
-                    crate::chapter::error_box(&math_span, &err, &self.book.error_color)
+                    math_errors::error_box(&math_span, &err, &self.book.error_color)
                 } else {
                     String::new()
                 }
@@ -522,7 +511,7 @@ impl<'a> Cx<'a> {
     /// Renders short author text from an option (inline Markdown with math) to safe
     /// HTML: raw HTML is shown as text, links must be http(s), mailto or relative.
     pub fn inline(&mut self, text: &str, span: Range<usize>) -> String {
-        crate::inline::render(text, span, self)
+        inline::render(text, span, self)
     }
 
     /// Fills template `name` with `context`; slots are Markdown placed between the
@@ -643,20 +632,7 @@ impl<'a> Cx<'a> {
     }
 }
 
-/// Relative link from chapter `from` to the HTML page of chapter `to` (both inside `src/`).
-pub fn relative_html_path(from: &Path, to: &Path) -> String {
-    let mut target = to.with_extension("html");
-    if target.file_name().is_some_and(|n| n == "README.html") {
-        target.set_file_name("index.html");
-    }
-    if from == to {
-        return String::new();
-    }
-    let depth = from.components().count().saturating_sub(1);
-    let mut out = "../".repeat(depth);
-    out.push_str(&target.to_string_lossy().replace('\\', "/"));
-    out
-}
+pub use crate::html::relative_html_path;
 
 /// Collects `label` options of `math` and `formula` blocks in one chapter, in order.
 pub fn collect_labels(source: &str, start: usize) -> Vec<(String, Range<usize>)> {

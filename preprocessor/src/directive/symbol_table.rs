@@ -11,9 +11,9 @@
 
 use serde::Serialize;
 
+use super::symbol_list::{self as symbol, Fields};
 use super::{Block, Cx, Directive};
 use crate::diagnostic::Diagnostic;
-use crate::symbol::{self, Fields};
 
 /// The `symbol-table` directive.
 pub struct SymbolTable;

@@ -12,9 +12,9 @@
 
 use serde::Serialize;
 
+use super::symbol_list::{self as symbol, Fields};
 use super::{Block, Cx, Directive};
 use crate::diagnostic::Diagnostic;
-use crate::symbol::{self, Fields};
 
 /// The `symbols` directive.
 pub struct Symbols;

@@ -10,7 +10,7 @@ fn book(src: &str) -> BookContext {
     BookContext {
         notation: crate::notation::Notation::collect(
             Vec::new(),
-            &[crate::notation::ChapterSource {
+            &[crate::collect::ChapterSource {
                 path: Path::new("t.md"),
                 shown: Path::new("src/t.md").to_path_buf(),
                 title: "Test",

@@ -37,10 +37,10 @@ struct Options {
     watch_for: Option<String>,
 }
 
-/// True for an absolute http(s) URL that [`crate::inline::safe_url`] accepts.
+/// True for an absolute http(s) URL that [`super::inline::safe_url`] accepts.
 fn web_url(url: &str) -> bool {
     let lower = url.trim().to_ascii_lowercase();
-    crate::inline::safe_url(url)
+    super::inline::safe_url(url)
         && (lower.starts_with("https://") || lower.starts_with("http://"))
         && lower.split("://").nth(1).is_some_and(|rest| {
             !rest.is_empty() && !rest.starts_with('/') && !rest.contains(char::is_whitespace)

@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
-use crate::directive::Cx;
+use super::Cx;
 use crate::html::escape;
 
 /// Renders `text` (found at `span` of the chapter) to inline HTML.

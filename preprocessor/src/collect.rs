@@ -1,0 +1,324 @@
+//! The book-wide pass: before any chapter renders, every chapter is read once for
+//! what other chapters need: symbols (the notation), claims, and which chapters use
+//! which symbols. It walks the directive blocks of each chapter; the directives then
+//! render from what it collected ([`crate::context::BookContext`]).
+
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::diagnostic::{self, Diagnostic};
+use crate::directive::{block, options, Block};
+use crate::frontmatter;
+use crate::inspect;
+use crate::notation::{
+    claim_anchor, collapse, formula_anchor, ClaimEntry, Counters, Notation, Site,
+};
+use crate::symbol::Symbol;
+
+/// One chapter as the collector sees it.
+pub struct ChapterSource<'a> {
+    /// Path inside `src/`.
+    pub path: &'a Path,
+    /// Path shown in diagnostics.
+    pub shown: PathBuf,
+    /// Title.
+    pub title: &'a str,
+    /// Markdown.
+    pub source: &'a str,
+}
+
+impl Notation {
+    /// Collects definitions and claims of every chapter; warns about a symbol that means
+    /// two things without `overloaded: true`, and about one id used for two symbols.
+    pub fn collect(
+        file_symbols: Vec<(Symbol, String)>,
+        chapters: &[ChapterSource],
+    ) -> (Notation, Vec<Diagnostic>) {
+        let mut notation = Notation::default();
+        let mut diagnostics = Vec::new();
+        for (symbol, at) in file_symbols {
+            notation.add(symbol, None, at, None, false, &mut diagnostics);
+        }
+        let mut want_uses = false;
+        for (position, ch) in chapters.iter().enumerate() {
+            notation
+                .titles
+                .insert(ch.path.to_path_buf(), ch.title.to_string());
+            notation.order.insert(ch.path.to_path_buf(), position);
+            let front = frontmatter::locate(ch.source);
+            let start = front.as_ref().map_or(0, |b| b.body_start);
+            if let Some(Ok(fm)) = front.map(|b| frontmatter::parse(ch.source, &b)) {
+                if !fm.macros.is_empty() {
+                    notation
+                        .chapter_macros
+                        .insert(ch.path.to_path_buf(), fm.macros);
+                }
+            }
+            let mut shared: Option<Arc<str>> = None;
+            let mut site = |at: usize, keys: BTreeMap<String, Range<usize>>| Site {
+                shown: ch.shown.clone(),
+                source: shared.get_or_insert_with(|| Arc::from(ch.source)).clone(),
+                keys,
+                at,
+            };
+            let mut counters = Counters::default();
+            let mut found = Vec::new();
+            walk_in(ch.source, start..ch.source.len(), false, &mut |b, demo| {
+                found.push((b.clone(), demo))
+            });
+            for (b, demo) in &found {
+                let demo = *demo;
+                match b.name.as_str() {
+                    "symbols" | "symbol-table" => {
+                        if let Ok(items) = options::raw_list(ch.source, b) {
+                            for (i, item) in items.iter().enumerate() {
+                                if let Ok(symbol) = options::typed_item::<Symbol>(item, i, b) {
+                                    let at = location(ch, item.span.start);
+                                    let written =
+                                        site(item.span.start, item.options.key_spans.clone());
+                                    notation.add(
+                                        symbol,
+                                        Some(ch.path),
+                                        at,
+                                        Some(written),
+                                        demo,
+                                        &mut diagnostics,
+                                    );
+                                }
+                            }
+                        }
+                    }
+                    "formula" => {
+                        let n = counters.next("formula");
+                        let Ok(raw) = options::raw_options(ch.source, b) else {
+                            continue;
+                        };
+                        if let Some(list) = raw.value.get("where") {
+                            if let Ok(symbols) = serde_json::from_value::<Vec<Symbol>>(list.clone())
+                            {
+                                let pos = raw
+                                    .key_spans
+                                    .get("where")
+                                    .map_or(b.opener.start, |r| r.start);
+                                for symbol in symbols {
+                                    let at = location(ch, pos);
+                                    let written = site(pos, BTreeMap::new());
+                                    notation.add(
+                                        symbol,
+                                        Some(ch.path),
+                                        at,
+                                        Some(written),
+                                        demo,
+                                        &mut diagnostics,
+                                    );
+                                }
+                            }
+                        }
+                        if let Some(status) = raw
+                            .value
+                            .get("status")
+                            .and_then(|v| v.as_str())
+                            .filter(|_| !demo)
+                        {
+                            let anchor = raw
+                                .value
+                                .get("label")
+                                .and_then(|v| v.as_str())
+                                .map(str::to_string)
+                                .unwrap_or_else(|| formula_anchor(n));
+                            notation.claims.push(ClaimEntry {
+                                status: status.trim().to_string(),
+                                summary: b.argument.clone(),
+                                source: raw.text("source").map(str::to_string),
+                                chapter: ch.path.to_path_buf(),
+                                anchor,
+                                formula: true,
+                            });
+                        }
+                    }
+                    "claim" => {
+                        let n = counters.next("claim");
+                        if demo {
+                            continue;
+                        }
+                        let source = options::raw_options(ch.source, b)
+                            .ok()
+                            .and_then(|raw| raw.text("source").map(str::to_string));
+                        notation.claims.push(ClaimEntry {
+                            status: b.argument.trim().to_string(),
+                            summary: summary(&ch.source[b.body.clone()]),
+                            source,
+                            chapter: ch.path.to_path_buf(),
+                            anchor: claim_anchor(n),
+                            formula: false,
+                        });
+                    }
+                    "notation-index" => want_uses = true,
+                    _ => {}
+                }
+            }
+        }
+        if want_uses {
+            notation.collect_uses(chapters);
+        }
+        (notation, diagnostics)
+    }
+
+    /// Fills [`Notation::uses`]: every formula of every chapter, tagged.
+    fn collect_uses(&mut self, chapters: &[ChapterSource]) {
+        for ch in chapters {
+            let patterns = self.patterns_for(ch.path);
+            if patterns.is_empty() {
+                continue;
+            }
+            let ids: HashMap<&str, usize> =
+                patterns.iter().map(|(i, p)| (p.id.as_str(), *i)).collect();
+            let plain: Vec<inspect::Pattern> = patterns.iter().map(|(_, p)| p.clone()).collect();
+            let start = frontmatter::locate(ch.source).map_or(0, |b| b.body_start);
+            let mut formulas: Vec<String> = crate::scan::find_math(ch.source, start)
+                .into_iter()
+                .map(|m| m.tex)
+                .collect();
+            walk(ch.source, start..ch.source.len(), &mut |b| {
+                if b.name == "math" {
+                    formulas.push(ch.source[b.body.clone()].to_string());
+                } else if b.name == "formula" {
+                    if let Ok(raw) = options::raw_options(ch.source, b) {
+                        if let Some(tex) = raw.text("tex") {
+                            formulas.push(tex.to_string());
+                        }
+                    }
+                }
+            });
+            for tex in formulas {
+                for id in inspect::tag(&tex, &plain).symbols {
+                    if let Some(&i) = ids.get(id.as_str()) {
+                        self.uses
+                            .entry(i)
+                            .or_default()
+                            .insert(ch.path.to_path_buf());
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every directive block of `region`, depth first in source order.
+fn walk(source: &str, region: std::ops::Range<usize>, f: &mut dyn FnMut(&Block)) {
+    walk_in(source, region, false, &mut |b, _| f(b));
+}
+
+/// Like [`walk`]; the flag says whether the block sits inside a `{demo}` (an example in
+/// the author guide: its claims are not the book's claims).
+fn walk_in(
+    source: &str,
+    region: std::ops::Range<usize>,
+    in_demo: bool,
+    f: &mut dyn FnMut(&Block, bool),
+) {
+    walk_to_depth(source, region, in_demo, 0, f);
+}
+
+/// [`walk_in`] down to the directive nesting limit (rendering reports deeper blocks).
+fn walk_to_depth(
+    source: &str,
+    region: std::ops::Range<usize>,
+    in_demo: bool,
+    depth: usize,
+    f: &mut dyn FnMut(&Block, bool),
+) {
+    if depth >= crate::directive::MAX_DIRECTIVE_NESTING {
+        return;
+    }
+    let (blocks, _) = block::find_blocks(source, region);
+    for b in blocks {
+        f(&b, in_demo);
+        walk_to_depth(
+            source,
+            b.body.clone(),
+            in_demo || b.name == "demo",
+            depth + 1,
+            f,
+        );
+    }
+}
+
+fn location(ch: &ChapterSource, pos: usize) -> String {
+    let (line, col) = diagnostic::line_col(ch.source, pos);
+    format!("{}:{line}:{col}", ch.shown.display())
+}
+
+/// The first sentence of a claim's body (at most ~30 words), as one line of Markdown.
+fn summary(body: &str) -> String {
+    let text = collapse(body);
+    let end = text.find(". ").map_or(text.len(), |i| i + 1);
+    let words: Vec<&str> = text[..end].split(' ').collect();
+    if words.len() > 30 {
+        format!("{} …", words[..30].join(" "))
+    } else {
+        text[..end].to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chapter<'a>(path: &'a Path, source: &'a str) -> ChapterSource<'a> {
+        ChapterSource {
+            path,
+            shown: Path::new("src").join(path),
+            title: "T",
+            source,
+        }
+    }
+
+    #[test]
+    fn collects_symbols_claims_and_warns_on_unmarked_overloads() {
+        let a = ":::{symbol-table}\n---\n- {id: sigma, tex: '\\sigma', read: sigma, meaning: The activation}\n---\n:::\n\n:::{claim} empirical\n:source: Someone (2020)\nWords grow. More text.\n:::\n";
+        let b = ":::{symbols}\n---\n- {id: sd, tex: '\\sigma', name: sd, meaning: Standard deviation}\n---\n:::\n:::{formula} Card\n:status: model\n:tex: y\n:::\n";
+        let chapters = [chapter(Path::new("a.md"), a), chapter(Path::new("b.md"), b)];
+        let (n, d) = Notation::collect(Vec::new(), &chapters);
+        assert_eq!(n.definitions.len(), 2);
+        assert_eq!(d.len(), 1, "{d:?}");
+        let text = d[0].render(false);
+        assert!(text.contains("already means something else"), "{text}");
+        assert!(text.contains("src/a.md:3"), "{text}");
+        assert_eq!(n.claims.len(), 2);
+        assert_eq!(n.claims[0].summary, "Words grow.");
+        assert_eq!(n.claims[0].anchor, "claim-1");
+        assert_eq!(n.claims[1].anchor, "formula-1");
+        assert_eq!(n.claims[1].status, "model");
+        // Chapter-local definitions win.
+        assert_eq!(n.patterns_for(Path::new("b.md"))[0].1.id, "sd");
+        assert_eq!(n.patterns_for(Path::new("a.md"))[0].1.id, "sigma");
+        assert_eq!(n.link(1, Path::new("x/y.md")).unwrap(), "../b.html#sym-sd");
+
+        let marked = b.replace("meaning: Standard", "overloaded: true, meaning: Standard");
+        let a2 = a.replace("meaning: The", "overloaded: true, meaning: The");
+        let chapters = [
+            chapter(Path::new("a.md"), &a2),
+            chapter(Path::new("b.md"), &marked),
+        ];
+        let (_, d) = Notation::collect(Vec::new(), &chapters);
+        assert!(d.is_empty(), "{d:?}");
+    }
+
+    #[test]
+    fn a_card_prefers_its_own_meaning_of_a_letter() {
+        let a = ":::{formula} One\n---\ntex: i\nwhere:\n  - {id: pos-i, tex: i, name: i, meaning: A position}\n---\n:::\n\n:::{formula} Two\n---\ntex: i\nwhere:\n  - {id: cand-i, tex: i, name: i, meaning: A candidate}\n---\n:::\n";
+        let chapters = [chapter(Path::new("a.md"), a)];
+        let (n, d) = Notation::collect(Vec::new(), &chapters);
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(n.definitions.len(), 2, "different meanings stay apart");
+        let ch = Path::new("a.md");
+        assert_eq!(n.patterns_for(ch)[0].1.id, "pos-i");
+        assert_eq!(
+            n.patterns_preferring(ch, &["cand-i".into()])[0].1.id,
+            "cand-i"
+        );
+    }
+}
