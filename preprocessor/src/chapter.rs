@@ -90,7 +90,7 @@ pub fn render_chapter(
         diagnostics,
         html,
         next_id: 0,
-        counters: crate::notation::Counters::default(),
+        anchors_by_block: crate::directive::contribute::anchors(&source, body_start),
         anchors: std::collections::HashSet::new(),
         nesting: 0,
     };

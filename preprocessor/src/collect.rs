@@ -3,18 +3,15 @@
 //! which symbols. It walks the directive blocks of each chapter; the directives then
 //! render from what it collected ([`crate::context::BookContext`]).
 
-use std::collections::{BTreeMap, HashMap};
-use std::ops::Range;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diagnostic::{self, Diagnostic};
-use crate::directive::{block, options, Block};
+use crate::directive::contribute::{self, Entry};
 use crate::frontmatter;
 use crate::inspect;
-use crate::notation::{
-    claim_anchor, collapse, formula_anchor, ClaimEntry, Counters, Notation, Site,
-};
+use crate::notation::{ClaimEntry, Notation, Site};
 use crate::symbol::Symbol;
 
 /// One chapter as the collector sees it.
@@ -57,107 +54,41 @@ impl Notation {
                 }
             }
             let mut shared: Option<Arc<str>> = None;
-            let mut site = |at: usize, keys: BTreeMap<String, Range<usize>>| Site {
-                shown: ch.shown.clone(),
-                source: shared.get_or_insert_with(|| Arc::from(ch.source)).clone(),
-                keys,
-                at,
-            };
-            let mut counters = Counters::default();
-            let mut found = Vec::new();
-            walk_in(ch.source, start..ch.source.len(), false, &mut |b, demo| {
-                found.push((b.clone(), demo))
-            });
-            for (b, demo) in &found {
-                let demo = *demo;
-                match b.name.as_str() {
-                    "symbols" | "symbol-table" => {
-                        if let Ok(items) = options::raw_list(ch.source, b) {
-                            for (i, item) in items.iter().enumerate() {
-                                if let Ok(symbol) = options::typed_item::<Symbol>(item, i, b) {
-                                    let at = location(ch, item.span.start);
-                                    let written =
-                                        site(item.span.start, item.options.key_spans.clone());
-                                    notation.add(
-                                        symbol,
-                                        Some(ch.path),
-                                        at,
-                                        Some(written),
-                                        demo,
-                                        &mut diagnostics,
-                                    );
-                                }
-                            }
-                        }
-                    }
-                    "formula" => {
-                        let n = counters.next("formula");
-                        let Ok(raw) = options::raw_options(ch.source, b) else {
-                            continue;
-                        };
-                        if let Some(list) = raw.value.get("where") {
-                            if let Ok(symbols) = serde_json::from_value::<Vec<Symbol>>(list.clone())
-                            {
-                                let pos = raw
-                                    .key_spans
-                                    .get("where")
-                                    .map_or(b.opener.start, |r| r.start);
-                                for symbol in symbols {
-                                    let at = location(ch, pos);
-                                    let written = site(pos, BTreeMap::new());
-                                    notation.add(
-                                        symbol,
-                                        Some(ch.path),
-                                        at,
-                                        Some(written),
-                                        demo,
-                                        &mut diagnostics,
-                                    );
-                                }
-                            }
-                        }
-                        if let Some(status) = raw
-                            .value
-                            .get("status")
-                            .and_then(|v| v.as_str())
-                            .filter(|_| !demo)
-                        {
-                            let anchor = raw
-                                .value
-                                .get("label")
-                                .and_then(|v| v.as_str())
-                                .map(str::to_string)
-                                .unwrap_or_else(|| formula_anchor(n));
-                            notation.claims.push(ClaimEntry {
-                                status: status.trim().to_string(),
-                                summary: b.argument.clone(),
-                                source: raw.text("source").map(str::to_string),
-                                chapter: ch.path.to_path_buf(),
-                                anchor,
-                                formula: true,
-                            });
-                        }
-                    }
-                    "claim" => {
-                        let n = counters.next("claim");
-                        if demo {
-                            continue;
-                        }
-                        let source = options::raw_options(ch.source, b)
-                            .ok()
-                            .and_then(|raw| raw.text("source").map(str::to_string));
-                        notation.claims.push(ClaimEntry {
-                            status: b.argument.trim().to_string(),
-                            summary: summary(&ch.source[b.body.clone()]),
-                            source,
-                            chapter: ch.path.to_path_buf(),
-                            anchor: claim_anchor(n),
-                            formula: false,
-                        });
-                    }
-                    "notation-index" => want_uses = true,
-                    _ => {}
+            for entry in contribute::entries(ch.source, start) {
+                let Entry {
+                    block,
+                    demo,
+                    anchor,
+                    contribution,
+                } = entry;
+                for d in contribution.symbols {
+                    let site = Site {
+                        shown: ch.shown.clone(),
+                        source: shared.get_or_insert_with(|| Arc::from(ch.source)).clone(),
+                        keys: d.keys,
+                        at: d.at,
+                    };
+                    notation.add(
+                        d.symbol,
+                        Some(ch.path),
+                        location(ch, d.at),
+                        Some(site),
+                        demo,
+                        &mut diagnostics,
+                    );
                 }
+                // The author guide's examples (`{demo}`) are not the book's claims.
+                if let Some(claim) = contribution.claim.filter(|_| !demo) {
+                    notation.claims.push(ClaimEntry {
+                        status: claim.status,
+                        summary: claim.summary,
+                        source: claim.source,
+                        chapter: ch.path.to_path_buf(),
+                        anchor: anchor.unwrap_or_else(|| block.name.clone()),
+                        formula: claim.formula,
+                    });
+                }
+                want_uses |= contribution.wants_uses;
             }
         }
         if want_uses {
@@ -181,17 +112,11 @@ impl Notation {
                 .into_iter()
                 .map(|m| m.tex)
                 .collect();
-            walk(ch.source, start..ch.source.len(), &mut |b| {
-                if b.name == "math" {
-                    formulas.push(ch.source[b.body.clone()].to_string());
-                } else if b.name == "formula" {
-                    if let Ok(raw) = options::raw_options(ch.source, b) {
-                        if let Some(tex) = raw.text("tex") {
-                            formulas.push(tex.to_string());
-                        }
-                    }
-                }
-            });
+            formulas.extend(
+                contribute::entries(ch.source, start)
+                    .into_iter()
+                    .flat_map(|e| e.contribution.formulas),
+            );
             for tex in formulas {
                 for id in inspect::tag(&tex, &plain).symbols {
                     if let Some(&i) = ids.get(id.as_str()) {
@@ -206,61 +131,9 @@ impl Notation {
     }
 }
 
-/// Every directive block of `region`, depth first in source order.
-fn walk(source: &str, region: std::ops::Range<usize>, f: &mut dyn FnMut(&Block)) {
-    walk_in(source, region, false, &mut |b, _| f(b));
-}
-
-/// Like [`walk`]; the flag says whether the block sits inside a `{demo}` (an example in
-/// the author guide: its claims are not the book's claims).
-fn walk_in(
-    source: &str,
-    region: std::ops::Range<usize>,
-    in_demo: bool,
-    f: &mut dyn FnMut(&Block, bool),
-) {
-    walk_to_depth(source, region, in_demo, 0, f);
-}
-
-/// [`walk_in`] down to the directive nesting limit (rendering reports deeper blocks).
-fn walk_to_depth(
-    source: &str,
-    region: std::ops::Range<usize>,
-    in_demo: bool,
-    depth: usize,
-    f: &mut dyn FnMut(&Block, bool),
-) {
-    if depth >= crate::directive::MAX_DIRECTIVE_NESTING {
-        return;
-    }
-    let (blocks, _) = block::find_blocks(source, region);
-    for b in blocks {
-        f(&b, in_demo);
-        walk_to_depth(
-            source,
-            b.body.clone(),
-            in_demo || b.name == "demo",
-            depth + 1,
-            f,
-        );
-    }
-}
-
 fn location(ch: &ChapterSource, pos: usize) -> String {
     let (line, col) = diagnostic::line_col(ch.source, pos);
     format!("{}:{line}:{col}", ch.shown.display())
-}
-
-/// The first sentence of a claim's body (at most ~30 words), as one line of Markdown.
-fn summary(body: &str) -> String {
-    let text = collapse(body);
-    let end = text.find(". ").map_or(text.len(), |i| i + 1);
-    let words: Vec<&str> = text[..end].split(' ').collect();
-    if words.len() > 30 {
-        format!("{} …", words[..30].join(" "))
-    } else {
-        text[..end].to_string()
-    }
 }
 
 #[cfg(test)]

@@ -261,29 +261,6 @@ impl Notation {
     }
 }
 
-/// Per-chapter counters for generated ids that the collector and the renderer agree on.
-#[derive(Debug, Default)]
-pub struct Counters(HashMap<&'static str, usize>);
-
-impl Counters {
-    /// The next number (1, 2, ...) of `kind`.
-    pub fn next(&mut self, kind: &'static str) -> usize {
-        let n = self.0.entry(kind).or_insert(0);
-        *n += 1;
-        *n
-    }
-}
-
-/// HTML id of the `n`th claim of a chapter.
-pub fn claim_anchor(n: usize) -> String {
-    format!("claim-{n}")
-}
-
-/// HTML id of the `n`th formula card of a chapter without a label.
-pub fn formula_anchor(n: usize) -> String {
-    format!("formula-{n}")
-}
-
 pub(crate) fn collapse(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }

@@ -2,6 +2,7 @@
 
 use serde::Deserialize;
 
+use super::contribute::{Claimed, Contribution};
 use super::{Block, Cx, Directive};
 use crate::diagnostic::Diagnostic;
 use crate::templates::Slot;
@@ -88,7 +89,6 @@ impl Directive for Claim {
     }
 
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
-        let n = cx.counters.next("claim");
         let status = Status::parse(&block.argument).ok_or_else(|| {
             let span = if block.argument.is_empty() {
                 block.name_span.clone()
@@ -122,7 +122,7 @@ impl Directive for Claim {
                 .with_hint("add a line `:source: Author (year), *Title*` after the opening line; only `established` claims may omit it"));
         }
         let mut context = tera::Context::new();
-        context.insert("id", &crate::notation::claim_anchor(n));
+        context.insert("id", &cx.block_anchor(block));
         status.insert_into(&mut context);
         if let Some(source) = &options.source {
             let html = cx.inline(source, block.opener.clone());
@@ -135,6 +135,21 @@ impl Directive for Claim {
             vec![Slot::new("body", body)],
             block.opener.clone(),
         )
+    }
+
+    fn anchor(&self, _block: &Block, _source: &str, n: usize) -> Option<String> {
+        Some(format!("claim-{n}"))
+    }
+
+    fn contribute(&self, block: &Block, source: &str, out: &mut Contribution) {
+        out.claim = Some(Claimed {
+            status: block.argument.trim().to_string(),
+            summary: summary(&source[block.body.clone()]),
+            source: super::options::raw_options(source, block)
+                .ok()
+                .and_then(|raw| raw.text("source").map(str::to_string)),
+            formula: false,
+        });
     }
 
     fn degrade(&self, block: &Block, cx: &mut Cx) -> String {
@@ -152,6 +167,18 @@ impl Directive for Claim {
             out.push_str(&format!("\n\n*Source:* {s}"));
         }
         out
+    }
+}
+
+/// A claim's first sentence, at most 30 words, for the claims index.
+fn summary(body: &str) -> String {
+    let text = crate::notation::collapse(body);
+    let end = text.find(". ").map_or(text.len(), |i| i + 1);
+    let words: Vec<&str> = text[..end].split(' ').collect();
+    if words.len() > 30 {
+        format!("{} …", words[..30].join(" "))
+    } else {
+        text[..end].to_string()
     }
 }
 

@@ -5,8 +5,10 @@
 use serde::Deserialize;
 
 use super::claim::{Status, STATUSES};
+use super::contribute::{Claimed, Contribution, Defined};
 use super::{Block, Cx, Directive};
 use crate::diagnostic::Diagnostic;
+use crate::symbol::Symbol;
 use crate::templates::Slot;
 
 /// The `formula` directive.
@@ -31,7 +33,7 @@ struct Options {
     does_not_say: Option<String>,
     /// Symbols this card defines (they join the book's notation; read by the collector).
     #[serde(default, rename = "where")]
-    where_: Vec<crate::symbol::Symbol>,
+    where_: Vec<Symbol>,
     /// Tag the formula's symbols and show the legend (default: yes).
     #[serde(default)]
     inspect: Option<bool>,
@@ -47,7 +49,6 @@ impl Directive for Formula {
     }
 
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
-        let n = cx.counters.next("formula");
         let options: Options = cx.options(block)?;
         let raw = super::options::raw_options(&cx.source, block).unwrap_or_default();
         let span_of = |key: &str| {
@@ -90,14 +91,11 @@ impl Directive for Formula {
             let html = cx.inline(source, span_of("source"));
             context.insert("source_html", &html);
         }
-        let id = match &options.label {
-            Some(label) => {
-                let number = cx.book.labels.get(label).map(|l| l.number.clone());
-                context.insert("number", &number);
-                label.clone()
-            }
-            None => crate::notation::formula_anchor(n),
-        };
+        if let Some(label) = &options.label {
+            let number = cx.book.labels.get(label).map(|l| l.number.clone());
+            context.insert("number", &number);
+        }
+        let id = cx.block_anchor(block);
         context.insert("id", &id);
         let anchors: Vec<String> = options
             .where_
@@ -169,6 +167,40 @@ impl Directive for Formula {
             vec![Slot::new("body", body), Slot::new("code", code)],
             block.opener.clone(),
         )
+    }
+
+    fn anchor(&self, block: &Block, source: &str, n: usize) -> Option<String> {
+        Some(super::label_of(block, source).map_or_else(|| format!("formula-{n}"), |(l, _)| l))
+    }
+
+    fn contribute(&self, block: &Block, source: &str, out: &mut Contribution) {
+        out.label = super::label_of(block, source);
+        let Ok(raw) = super::options::raw_options(source, block) else {
+            return;
+        };
+        out.formulas.extend(raw.text("tex").map(str::to_string));
+        if let Some(list) = raw.value.get("where") {
+            if let Ok(symbols) = serde_json::from_value::<Vec<Symbol>>(list.clone()) {
+                let at = raw
+                    .key_spans
+                    .get("where")
+                    .map_or(block.opener.start, |r| r.start);
+                out.symbols
+                    .extend(symbols.into_iter().map(|symbol| Defined {
+                        symbol,
+                        at,
+                        keys: Default::default(),
+                    }));
+            }
+        }
+        if let Some(status) = raw.value.get("status").and_then(|v| v.as_str()) {
+            out.claim = Some(Claimed {
+                status: status.trim().to_string(),
+                summary: block.argument.clone(),
+                source: raw.text("source").map(str::to_string),
+                formula: true,
+            });
+        }
     }
 
     fn degrade(&self, block: &Block, cx: &mut Cx) -> String {

@@ -103,6 +103,10 @@ impl Directive for NotationIndex {
         "notation-index"
     }
 
+    fn contribute(&self, _block: &Block, _source: &str, out: &mut super::contribute::Contribution) {
+        out.wants_uses = true;
+    }
+
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
         no_body(block, cx)?;
         let span = block.opener.clone();

@@ -25,6 +25,11 @@ impl Directive for MathBlock {
         "math"
     }
 
+    fn contribute(&self, block: &Block, source: &str, out: &mut super::contribute::Contribution) {
+        out.label = super::label_of(block, source);
+        out.formulas.push(source[block.body.clone()].to_string());
+    }
+
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
         let options: Options = cx.options(block)?;
         let (tex, span, offset) = equation(block, cx);

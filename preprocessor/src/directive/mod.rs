@@ -13,6 +13,7 @@ mod callout;
 mod check;
 mod claim;
 mod connection;
+pub mod contribute;
 mod demo;
 mod formula;
 mod indexes;
@@ -32,6 +33,7 @@ mod watch;
 mod widget;
 mod widget_reference;
 
+use std::collections::HashMap;
 use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
@@ -68,6 +70,16 @@ pub trait Directive: Sync {
     /// error, never silently dropped.
     fn takes_body(&self) -> bool {
         true
+    }
+
+    /// What this block adds to the whole book before any chapter renders: symbols it
+    /// defines, a claim, an equation label (see [`contribute`]). Most add nothing.
+    fn contribute(&self, _block: &Block, _source: &str, _out: &mut contribute::Contribution) {}
+
+    /// The id of this block's element, when other pages link to it; `n` counts the
+    /// blocks of this directive in the chapter, from 1. Counted once, in [`contribute`].
+    fn anchor(&self, _block: &Block, _source: &str, _n: usize) -> Option<String> {
+        None
     }
 
     /// Plain Markdown with the same text, for renderers other than HTML.
@@ -108,8 +120,9 @@ pub struct Cx<'a> {
     pub html: bool,
     /// Counter for generated element ids.
     pub next_id: usize,
-    /// Per-kind counters the notation collector mirrors (claim and formula ids).
-    pub counters: crate::notation::Counters,
+    /// The id of each block that has one, by the offset of its opening line (counted
+    /// once, by [`contribute::anchors`]).
+    pub anchors_by_block: HashMap<usize, String>,
     /// Element ids handed out by [`Cx::first_anchor`].
     pub anchors: std::collections::HashSet<String>,
     /// How many directives enclose the one being rendered (see [`MAX_DIRECTIVE_NESTING`]).
@@ -129,6 +142,14 @@ impl<'a> Cx<'a> {
     /// A warning diagnostic at `span`.
     pub fn warning(&self, span: Range<usize>, message: impl Into<String>) -> Diagnostic {
         Diagnostic::warning(self.display_path, &self.source, span, message)
+    }
+
+    /// The id of `block`'s element (`claim-2`), as the book-wide pass numbered it.
+    pub fn block_anchor(&mut self, block: &Block) -> String {
+        match self.anchors_by_block.get(&block.opener.start) {
+            Some(id) => id.clone(),
+            None => self.fresh_id(&block.name),
+        }
     }
 
     /// A fresh id for an element of this chapter (`mc-3`).
@@ -634,38 +655,25 @@ impl<'a> Cx<'a> {
 
 pub use crate::html::relative_html_path;
 
-/// Collects `label` options of `math` and `formula` blocks in one chapter, in order.
-pub fn collect_labels(source: &str, start: usize) -> Vec<(String, Range<usize>)> {
-    let mut out = Vec::new();
-    collect_labels_in(source, start..source.len(), 0, &mut out);
-    out
+/// The `label` option of `block` and where it is written (`math` and `formula`).
+pub fn label_of(block: &Block, source: &str) -> Option<(String, std::ops::Range<usize>)> {
+    let raw = options::raw_options(source, block).ok()?;
+    let label = raw.value.get("label")?.as_str()?.to_string();
+    let span = raw
+        .key_spans
+        .get("label")
+        .cloned()
+        .unwrap_or(block.opener.clone());
+    Some((label, span))
 }
 
-fn collect_labels_in(
-    source: &str,
-    region: Range<usize>,
-    depth: usize,
-    out: &mut Vec<(String, Range<usize>)>,
-) {
-    if depth >= MAX_DIRECTIVE_NESTING {
-        return;
-    }
-    let (blocks, _) = block::find_blocks(source, region);
-    for b in blocks {
-        if b.name == "math" || b.name == "formula" {
-            if let Ok(raw) = options::raw_options(source, &b) {
-                if let Some(serde_json::Value::String(label)) = raw.value.get("label") {
-                    let span = raw
-                        .key_spans
-                        .get("label")
-                        .cloned()
-                        .unwrap_or(b.opener.clone());
-                    out.push((label.clone(), span));
-                }
-            }
-        }
-        collect_labels_in(source, b.body.clone(), depth + 1, out);
-    }
+/// The equation labels of one chapter (what `math` and `formula` blocks contribute),
+/// in order.
+pub fn collect_labels(source: &str, start: usize) -> Vec<(String, Range<usize>)> {
+    contribute::entries(source, start)
+        .into_iter()
+        .filter_map(|e| e.contribution.label)
+        .collect()
 }
 
 /// True when `rest` starts with `{mc-sym=ID}`, ID of letters, digits, `-` and `_`: the

@@ -135,3 +135,20 @@ pub fn read_list_lenient(block: &Block, cx: &Cx) -> Vec<Symbol> {
         .map(|items| items.into_iter().map(|(s, _)| s).collect())
         .unwrap_or_default()
 }
+
+/// The symbols of a `symbols` or `symbol-table` block as the book-wide pass reads them
+/// (items that do not parse are skipped here; rendering reports them).
+pub fn contribute(block: &Block, source: &str, out: &mut super::contribute::Contribution) {
+    let Ok(items) = super::options::raw_list(source, block) else {
+        return;
+    };
+    for (i, item) in items.iter().enumerate() {
+        if let Ok(symbol) = super::options::typed_item::<Symbol>(item, i, block) {
+            out.symbols.push(super::contribute::Defined {
+                symbol,
+                at: item.span.start,
+                keys: item.options.key_spans.clone(),
+            });
+        }
+    }
+}

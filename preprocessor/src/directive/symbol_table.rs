@@ -38,6 +38,10 @@ impl Directive for SymbolTable {
         false
     }
 
+    fn contribute(&self, block: &Block, source: &str, out: &mut super::contribute::Contribution) {
+        symbol::contribute(block, source, out);
+    }
+
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
         let symbols = symbol::read_list(block, cx, Fields::Table)?;
         let mut rows = Vec::new();

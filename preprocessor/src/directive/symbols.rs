@@ -40,6 +40,10 @@ impl Directive for Symbols {
         false
     }
 
+    fn contribute(&self, block: &Block, source: &str, out: &mut super::contribute::Contribution) {
+        symbol::contribute(block, source, out);
+    }
+
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
         let symbols = symbol::read_list(block, cx, Fields::Chip)?;
         if !block.argument.is_empty() {
