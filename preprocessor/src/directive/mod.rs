@@ -631,7 +631,7 @@ impl<'a> Cx<'a> {
         let after_name = role.name_span.end;
         let at = self.source[after_name..role.range.end]
             .find(role.content.as_str())
-            .map_or(after_name, |i| after_name + i);
+            .map(|i| after_name + i);
         check::calc::role(self, &role.content, at, role.range.clone())
     }
 
