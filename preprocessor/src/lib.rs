@@ -10,29 +10,29 @@
 #![allow(clippy::result_large_err)]
 
 pub mod assets;
-pub mod book_fs;
-pub mod cache;
+pub(crate) mod book_fs;
+pub(crate) mod cache;
 pub mod chapter;
-pub mod collect;
+pub(crate) mod collect;
 #[cfg(test)]
 mod compact_js;
 pub mod config;
-pub mod context;
+pub(crate) mod context;
 pub mod diagnostic;
 pub mod directive;
-pub mod frontmatter;
-pub mod header;
-pub mod html;
-pub mod include;
+pub(crate) mod frontmatter;
+pub(crate) mod header;
+pub(crate) mod html;
+pub(crate) mod include;
 pub mod init;
 /// Symbol tagging for inspectable formulas: the `mathcourse-tex` crate, under the name
 /// its callers (notation, directives, the fuzzer) have always used.
 pub use mathcourse_tex as inspect;
 pub mod math;
-pub mod notation;
+pub(crate) mod notation;
 pub mod scan;
-pub mod symbol;
-pub mod templates;
+pub(crate) mod symbol;
+pub(crate) mod templates;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

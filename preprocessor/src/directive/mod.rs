@@ -13,15 +13,15 @@ mod callout;
 mod check;
 mod claim;
 mod connection;
-pub mod contribute;
+pub(crate) mod contribute;
 mod demo;
 mod formula;
 mod indexes;
-pub mod inline;
+pub(crate) mod inline;
 mod inspectable;
 mod lists;
 mod math_block;
-pub mod math_errors;
+pub(crate) mod math_errors;
 mod practice;
 mod steps;
 mod symbol_list;
@@ -101,32 +101,32 @@ pub use crate::context::{Label, Labels};
 /// Per-chapter rendering state handed to every directive.
 pub struct Cx<'a> {
     /// The chapter source.
-    pub source: Arc<str>,
+    pub(crate) source: Arc<str>,
     /// Path shown in diagnostics.
-    pub display_path: &'a Path,
+    pub(crate) display_path: &'a Path,
     /// Chapter path inside `src/`.
-    pub chapter_path: &'a Path,
+    pub(crate) chapter_path: &'a Path,
     /// Book-wide settings.
-    pub book: &'a BookContext,
+    pub(crate) book: &'a BookContext,
     /// Math options for this chapter (book + chapter macros).
-    pub math_options: &'a MathOptions,
+    pub(crate) math_options: &'a MathOptions,
     /// Their fingerprint.
-    pub fingerprint: &'a str,
+    pub(crate) fingerprint: &'a str,
     /// Formula cache pack of this chapter.
-    pub pack: Pack,
+    pub(crate) pack: Pack,
     /// Problems found so far.
-    pub diagnostics: Vec<Diagnostic>,
+    pub(crate) diagnostics: Vec<Diagnostic>,
     /// True for the HTML renderer; false: degrade to plain Markdown.
-    pub html: bool,
+    pub(crate) html: bool,
     /// Counter for generated element ids.
-    pub next_id: usize,
+    pub(crate) next_id: usize,
     /// The id of each block that has one, by the offset of its opening line (counted
     /// once, by [`contribute::anchors`]).
-    pub anchors_by_block: HashMap<usize, String>,
+    pub(crate) anchors_by_block: HashMap<usize, String>,
     /// Element ids handed out by [`Cx::first_anchor`].
-    pub anchors: std::collections::HashSet<String>,
+    pub(crate) anchors: std::collections::HashSet<String>,
     /// How many directives enclose the one being rendered (see [`MAX_DIRECTIVE_NESTING`]).
-    pub nesting: usize,
+    pub(crate) nesting: usize,
 }
 
 /// How deep directives may nest. Course blocks nest two or three deep; rendering is
