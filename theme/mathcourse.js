@@ -211,6 +211,9 @@
       if (!el.name || !root.contains(el)) return;
       var value = el.type === "checkbox" ? (el.checked ? "true" : "false") : el.value;
       self.refresh(h.event(0, el.name, value, 0, 0));
+      // Leaving a number field: it now shows the value the widget uses (the note
+      // beside it says why when that differs from what was typed).
+      if (e.type === "change" && el.type === "number") el.value = el.getAttribute("value") || "";
     }
     root.addEventListener("input", control);
     root.addEventListener("change", control);

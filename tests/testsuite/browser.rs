@@ -567,8 +567,8 @@ fn browser_every_widget_responds_with_the_right_numbers() {
             probs.push(number(&value(&b, id, &format!("p-{k}")).await));
         }
         assert!(
-            (probs[1] - 0.26).abs() < 1e-9,
-            "p₂ moved one step: {probs:?}"
+            (probs[1] - 0.13).abs() < 1e-9,
+            "p₂ moved one step of 0.005 from 0.125: {probs:?}"
         );
         assert!((number(&value(&b, id, "bits-1").await) - (-probs[1].log2())).abs() <= 0.0051);
         let mean: f64 = probs.iter().map(|p| -p.log2()).sum::<f64>() / 4.0;
@@ -754,6 +754,180 @@ fn browser_opened_from_disk_widgets_stay_static_with_a_note() {
             errors.is_empty(),
             "no console error from file://: {errors:#?}"
         );
+        b.close().await;
+    });
+}
+
+/// Types `text` into the field `selector` of widget `id` with real key events: focus,
+/// Ctrl+A and Backspace empty it, then one key per character (each fires `input`).
+async fn type_into(b: &Browser, id: &str, selector: &str, text: &str) {
+    focus(b, id, selector).await;
+    let ctrl: char = Key::Control.into();
+    let backspace: char = Key::Backspace.into();
+    let mut keys = KeyActions::new("keyboard".into())
+        .then(KeyAction::Down { value: ctrl })
+        .then(KeyAction::Down { value: 'a' })
+        .then(KeyAction::Up { value: 'a' })
+        .then(KeyAction::Up { value: ctrl })
+        .then(KeyAction::Down { value: backspace })
+        .then(KeyAction::Up { value: backspace });
+    for c in text.chars() {
+        keys = keys
+            .then(KeyAction::Down { value: c })
+            .then(KeyAction::Up { value: c });
+    }
+    b.client.perform_actions(keys).await.expect("key actions");
+    b.client.release_actions().await.expect("release");
+}
+
+/// `[property]` of the element `selector` in widget `id` (a DOM property, e.g. the
+/// `value` a field shows now, or an attribute through `getAttribute`).
+async fn prop(b: &Browser, id: &str, selector: &str, js: &str) -> String {
+    let v = b
+        .js(
+            &format!("const el = document.querySelector('#' + arguments[0] + ' ' + arguments[1]); return el ? String({js}) : null;"),
+            vec![json!(id), json!(selector)],
+        )
+        .await;
+    v.as_str()
+        .unwrap_or_else(|| panic!("no {selector} in #{id}"))
+        .to_string()
+}
+
+/// The text of the element `selector` (a field's note).
+async fn note_text(b: &Browser, selector: String) -> String {
+    b.js(
+        "return document.querySelector(arguments[0]).textContent;",
+        vec![json!(selector)],
+    )
+    .await
+    .as_str()
+    .unwrap_or_else(|| panic!("no {selector}"))
+    .to_string()
+}
+
+/// A value a widget cannot use as typed is never changed silently: the note beside
+/// the field says what is used and why while typing, the readouts use that value, and
+/// leaving the field (Tab) puts the value used into it; a slider's aria-valuetext
+/// names the value used; a slider holds exactly the author's value.
+#[test]
+fn browser_values_not_used_as_typed_say_so() {
+    let _lock = browser_lock();
+    let (_test, server) = serve_fixture(Csp::StrictWithPageHashes);
+    run(async {
+        let b = Browser::start(1200, 1400).await;
+        b.client
+            .goto(&server.url("more/gallery.html"))
+            .await
+            .unwrap();
+
+        // softmax (scores 2, 1, 0.1): "99" in the first score.
+        let id = "mc-widget-2";
+        wait_live(&b, id).await;
+        type_into(&b, id, "input[name=score-0]", "99").await;
+        let note = |n: &str| format!("#{id}-{n}-note");
+        assert_eq!(
+            note_text(&b, note("score-0")).await,
+            "at most 10: 10 is used"
+        );
+        assert_eq!(
+            prop(&b, id, "input[name=score-0]", "el.value").await,
+            "99",
+            "the field is not rewritten under the reader's fingers"
+        );
+        let exps: Vec<f64> = [10.0f64, 1.0, 0.1].iter().map(|z| z.exp()).collect();
+        let total: f64 = exps.iter().sum();
+        assert_eq!(
+            number(&value(&b, id, "p-0").await),
+            (1000.0 * exps[0] / total).round() / 10.0,
+            "the readouts use 10"
+        );
+        press(&b, Key::Tab).await;
+        assert_eq!(
+            prop(&b, id, "input[name=score-0]", "el.value").await,
+            "10",
+            "leaving the field shows the value used"
+        );
+        assert_eq!(
+            note_text(&b, note("score-0")).await,
+            "at most 10: 10 is used"
+        );
+        assert_eq!(
+            prop(
+                &b,
+                id,
+                "input[name=score-0]",
+                "el.getAttribute('aria-describedby')"
+            )
+            .await,
+            format!("{id}-score-0-note")
+        );
+        // An emptied field: the score stays 1 and the note says so; Tab puts 1 back.
+        type_into(&b, id, "input[name=score-1]", "").await;
+        assert_eq!(
+            note_text(&b, note("score-1")).await,
+            "empty: 1 is still used"
+        );
+        assert_eq!(
+            note_text(&b, note("score-0")).await,
+            "",
+            "one note at a time"
+        );
+        press(&b, Key::Tab).await;
+        assert_eq!(prop(&b, id, "input[name=score-1]", "el.value").await, "1");
+        // A value used as typed: no note.
+        type_into(&b, id, "input[name=score-1]", "-2.5").await;
+        assert_eq!(note_text(&b, note("score-1")).await, "");
+        press(&b, Key::Tab).await;
+        assert_eq!(
+            prop(&b, id, "input[name=score-1]", "el.value").await,
+            "-2.5"
+        );
+
+        // surprise (probs 0.5, 0.125, 0.9, 0.1): the slider holds 0.125 exactly.
+        let id = "mc-widget-3";
+        wait_live(&b, id).await;
+        assert_eq!(prop(&b, id, "input[name=p-1]", "el.value").await, "0.125");
+        assert_eq!(value(&b, id, "p-1").await, "0.125");
+        assert_eq!(value(&b, id, "bits-1").await, "3.00");
+
+        // sqrt-d: d = 5000 is more than 512.
+        let id = "mc-widget-7";
+        wait_live(&b, id).await;
+        type_into(&b, id, "input[name=d]", "5000").await;
+        press(&b, Key::Tab).await;
+        assert_eq!(value(&b, id, "d").await, "512");
+        assert_eq!(
+            note_text(&b, format!("#{id}-d-note")).await,
+            "at most 512: 512 is used"
+        );
+        assert_eq!(prop(&b, id, "input[name=d]", "el.value").await, "512");
+        let valuetext = "el.getAttribute('aria-valuetext')";
+        assert_eq!(
+            prop(&b, id, "input[name=d-power]", valuetext).await,
+            "d = 512"
+        );
+        assert_eq!(prop(&b, id, "output", "el.textContent").await, "512");
+        // d = 100 lies between two stops of the slider: its aria-valuetext says so.
+        type_into(&b, id, "input[name=d]", "100").await;
+        press(&b, Key::Tab).await;
+        assert_eq!(value(&b, id, "d").await, "100");
+        assert_eq!(
+            prop(&b, id, "input[name=d-power]", valuetext).await,
+            "d = 100 (between powers of two; the slider sits at 128)"
+        );
+        assert_eq!(prop(&b, id, "output", "el.textContent").await, "100");
+        assert_eq!(note_text(&b, format!("#{id}-d-note")).await, "");
+        // A fraction is rounded, and the note says so.
+        type_into(&b, id, "input[name=d]", "2.6").await;
+        press(&b, Key::Tab).await;
+        assert_eq!(value(&b, id, "d").await, "3");
+        assert_eq!(
+            note_text(&b, format!("#{id}-d-note")).await,
+            "whole numbers only: 3 is used"
+        );
+        assert_eq!(prop(&b, id, "input[name=d]", "el.value").await, "3");
+        assert_no_errors(&b, "more/gallery.html", true).await;
         b.close().await;
     });
 }

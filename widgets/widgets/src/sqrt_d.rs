@@ -32,7 +32,7 @@ use mathcourse_core::rng::Rng;
 use mathcourse_core::sqrt_d;
 
 use crate::fmt::{clamp, Put};
-use crate::svg::{esc, push_button};
+use crate::svg::{esc, field_note, push_button, push_field_note};
 use crate::{Event, ParamError, Params, Widget};
 
 /// Largest dimension; the plot covers d = 2^0 … 2^MAX_POWER.
@@ -83,6 +83,9 @@ pub struct SqrtD {
     cache: Vec<(usize, Vec<f64>)>,
     /// The d the current `dots` were drawn for.
     cache_d: usize,
+    /// What became of the last d typed when it was not used as typed ("at most 512:
+    /// 512 is used"), shown next to the field; empty otherwise.
+    pub note: String,
 }
 
 /// How many batches of other dimensions [`SqrtD`] keeps (10 = every power of two).
@@ -452,8 +455,14 @@ impl SqrtD {
             .s("\" step=\"1\" value=\"")
             .u(power as usize)
             .s("\" aria-valuetext=\"d = ")
-            .u(1usize << power)
-            .s("\"><output class=\"mc-w-control-value\" for=\"")
+            .u(self.d);
+        if self.d != 1 << power {
+            // A typed d between two stops: the slider cannot hold it; say where it sits.
+            out.s(" (between powers of two; the slider sits at ")
+                .u(1usize << power)
+                .s(")");
+        }
+        out.s("\"><output class=\"mc-w-control-value\" for=\"")
             .s(id)
             .s("-d-power\">")
             .u(self.d)
@@ -467,7 +476,11 @@ impl SqrtD {
             .u(MAX_D)
             .s("\" step=\"1\" value=\"")
             .u(self.d)
-            .s("\" inputmode=\"numeric\"></label><label class=\"mc-w-control mc-w-check\" for=\"")
+            .s("\" inputmode=\"numeric\" aria-describedby=\"")
+            .s(id)
+            .s("-d-note\"></label>");
+        push_field_note(out, id, "d", &self.note);
+        out.s("<label class=\"mc-w-control mc-w-check\" for=\"")
             .s(id)
             .s("-scale\"><input type=\"checkbox\" id=\"")
             .s(id)
@@ -543,6 +556,7 @@ impl Widget for SqrtD {
             seed_rng: Rng::new(seed),
             cache: Vec::new(),
             cache_d: d,
+            note: String::new(),
         };
         w.resample();
         Ok(w)
@@ -567,6 +581,7 @@ impl Widget for SqrtD {
 
     fn update(&mut self, event: &Event) -> bool {
         let before = (self.d, self.scale, self.sample_seed);
+        let note_before = self.note.len();
         match *event {
             Event::Input {
                 control: "scale",
@@ -576,6 +591,36 @@ impl Widget for SqrtD {
                 "false" => self.scale = false,
                 _ => {}
             },
+            Event::Input { control: "d", value } => {
+                let old = self.d;
+                let (d, why) = match crate::fmt::input_num(value) {
+                    None if value.trim().is_empty() => (old, "empty"),
+                    None => (old, "not a number"),
+                    Some(x) => {
+                        let d = clamp(x.round(), 1.0, MAX_D as f64) as usize;
+                        let why = if x > MAX_D as f64 {
+                            "at most 512"
+                        } else if x < 1.0 {
+                            "at least 1"
+                        } else if x.fract() != 0.0 {
+                            "whole numbers only"
+                        } else {
+                            ""
+                        };
+                        (d, why)
+                    }
+                };
+                self.set_d(d);
+                let note = if why.is_empty() {
+                    String::new()
+                } else {
+                    field_note(why, d as f64, why.starts_with(['e', 'n']))
+                };
+                if note != self.note {
+                    self.note = note;
+                    return true;
+                }
+            }
             Event::Input { control, value } => {
                 let Some(x) = crate::fmt::input_num(value) else {
                     return false;
@@ -583,12 +628,9 @@ impl Widget for SqrtD {
                 if !x.is_finite() {
                     return false;
                 }
-                match control {
-                    "d" => self.set_d(clamp(x.round(), 1.0, MAX_D as f64) as usize),
-                    "d-power" => {
-                        self.set_d(1usize << (clamp(x.round(), 0.0, MAX_POWER as f64) as u32))
-                    }
-                    _ => {}
+                if control == "d-power" {
+                    self.note.clear();
+                    self.set_d(1usize << (clamp(x.round(), 0.0, MAX_POWER as f64) as u32));
                 }
             }
             Event::Action { action: "resample" } => {
@@ -600,7 +642,7 @@ impl Widget for SqrtD {
             Event::Action { .. } | Event::Key { .. } | Event::Drag { .. } | Event::Hover { .. } => {
             }
         }
-        (self.d, self.scale, self.sample_seed) != before
+        (self.d, self.scale, self.sample_seed) != before || self.note.len() != note_before
     }
 }
 
@@ -678,13 +720,36 @@ mod tests {
                 .contains("name=\"d-power\" min=\"0\" max=\"9\" step=\"1\" value=\"7\""),
             "slider at the nearest power, 128"
         );
+        // The slider cannot hold 100: its aria-valuetext says d and where it sits.
+        assert!(w.render("q").contains(
+            "aria-valuetext=\"d = 100 (between powers of two; the slider sits at 128)\""
+        ));
+        assert!(w.render("q").contains("id=\"q-d-note\" aria-live=\"polite\"></span>"));
         assert!(input(&mut w, "d", "9999"));
         assert_eq!(w.d, 512);
+        let html = w.render("q");
+        assert!(html.contains("aria-valuetext=\"d = 512\""));
+        assert!(html.contains("name=\"d\" min=\"1\" max=\"512\" step=\"1\" value=\"512\""));
+        assert!(html.contains(
+            "<span class=\"mc-w-field-note\" id=\"q-d-note\" aria-live=\"polite\">at most 512: 512 is used</span>"
+        ));
+        assert!(input(&mut w, "d", "0"));
+        assert!(w.render("q").contains(">at least 1: 1 is used</span>"));
+        assert!(input(&mut w, "d", "2.6"));
+        assert_eq!(w.d, 3);
+        assert!(w.render("q").contains(">whole numbers only: 3 is used</span>"));
+        assert!(input(&mut w, "d", ""));
+        assert_eq!(w.d, 3);
+        assert!(w.render("q").contains(">empty: 3 is still used</span>"));
+        assert!(input(&mut w, "d", "abc"));
+        assert!(w.render("q").contains(">not a number: 3 is still used</span>"));
+        assert!(!input(&mut w, "d", "abc"), "the same note again: nothing to redraw");
+        assert!(input(&mut w, "d-power", "12"), "the slider clears the note");
+        assert_eq!((w.d, w.note.as_str()), (512, ""));
         assert!(
             !input(&mut w, "d-power", "12"),
             "clamped to 2^9 = 512"
         );
-        assert!(!input(&mut w, "d", "abc"));
         assert!(!input(&mut w, "other", "3"));
         assert!(!w.update(&Event::Hover { target: None }));
     }
