@@ -1065,6 +1065,47 @@ fn widgets_benchmark() {
                 ));
             }
         }
+        // attention: ArrowRight / ArrowLeft on the selected query token (a key event
+        // through the loader, as a reader's key press).
+        let keys = b
+            .js(
+                "const fig = document.querySelector('.mc-widget[data-widget=attention]');\
+                 const times = []; window.__mathcourse.profile = [];\
+                 for (let i = 0; i < arguments[0]; i++) {\
+                   const el = fig.querySelector('[data-key=query][tabindex=\"0\"]'); el.focus();\
+                   const key = (i % 10) < 5 ? 'ArrowRight' : 'ArrowLeft';\
+                   const t0 = performance.now();\
+                   el.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true}));\
+                   const t1 = performance.now(); fig.getBoundingClientRect();\
+                   times.push([t1 - t0, performance.now() - t0]);\
+                 }\
+                 const prof = window.__mathcourse.profile; window.__mathcourse.profile = null;\
+                 return [times, prof];",
+                vec![json!(EVENTS)],
+            )
+            .await;
+        rows.push(("attention", "key `ArrowRight`/`ArrowLeft`", keys));
+        // sqrt-d: the Resample button (new random vectors, a new histogram) at the
+        // largest d, 512, where drawing the samples is most work.
+        let clicks = b
+            .js(
+                "const fig = document.querySelector('.mc-widget[data-widget=\"sqrt-d\"]');\
+                 const d = fig.querySelector('input[name=d-power]'); d.value = '9';\
+                 d.dispatchEvent(new Event('input', {bubbles: true}));\
+                 const times = []; window.__mathcourse.profile = [];\
+                 for (let i = 0; i < arguments[0]; i++) {\
+                   const el = fig.querySelector('[data-action=resample]');\
+                   const t0 = performance.now();\
+                   el.click();\
+                   const t1 = performance.now(); fig.getBoundingClientRect();\
+                   times.push([t1 - t0, performance.now() - t0]);\
+                 }\
+                 const prof = window.__mathcourse.profile; window.__mathcourse.profile = null;\
+                 return [times, prof];",
+                vec![json!(EVENTS)],
+            )
+            .await;
+        rows.push(("sqrt-d", "button `resample` at d = 512", clicks));
         // The plot's tangent point dragged along its curve (resampling every curve).
         let drag = b
             .js(

@@ -18,8 +18,8 @@
 //! Keyboard: the token buttons form a radio group with one tab stop (roving
 //! `tabindex`); each carries `data-key="query"`, so ArrowLeft/ArrowUp,
 //! ArrowRight/ArrowDown, Home and End on the focused token arrive as [`Event::Key`]
-//! (target `query`). After patching, the loader should focus
-//! `[data-key="query"][tabindex="0"]` again. Enter/Space press the button
+//! (target `query`). After patching, the loader focuses
+//! `[data-key="query"][tabindex="0"]` (at the next frame). Enter/Space press the button
 //! (`data-action="query-<i>"`).
 //!
 //! CSS classes: `mc-w-attention` (root), `mc-w-att-tokens`, `mc-w-token`,

@@ -1,5 +1,6 @@
 //! Widget 7 — why √d: dot products of random d-dimensional vectors (standard-normal
-//! entries) spread out like √d. A histogram of `samples` dot products at the chosen d,
+//! entries; each drawn from its exact distribution in O(1), see
+//! `mathcourse_core::sqrt_d::random_dot_products`) spread out like √d. A histogram of `samples` dot products at the chosen d,
 //! a "divide by √d" toggle that rescales them to spread ≈ 1, readouts of the measured
 //! spread against √d (or 1), and a small plot of the spread against d = 1, 2, 4, …, 512
 //! (computed once, with fewer samples) with the √d curve and the line at 1 overlaid.
