@@ -39,6 +39,8 @@
 //! `data-value` names: `query`, `top`, `top-weight`, `raw-score`, `scaled-score`,
 //! `entropy`, `dk`, `weight-<j>` (bar j, in %), `cell-<i>-<j>` (heatmap, in %).
 
+use core::f64::consts::LN_2;
+
 use mathcourse_core::rng::Rng;
 use mathcourse_core::{attention, info, softmax};
 
@@ -357,7 +359,7 @@ impl Attention {
             .s("</span> bits <span class=\"mc-w-note\">(uniform over ")
             .u(self.tokens.len())
             .s(" tokens: ")
-            .n((self.tokens.len() as f64).log2(), 2)
+            .n((self.tokens.len() as f64).ln() / LN_2, 2)
             .s(" bits)</span></dd></div></dl>");
     }
 }

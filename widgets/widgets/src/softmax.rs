@@ -27,6 +27,8 @@
 //! - `mc-w-tally` — the list of draw counts.
 
 
+use core::f64::consts::LN_2;
+
 use mathcourse_core::rng::Rng;
 use mathcourse_core::{info, softmax};
 
@@ -185,7 +187,7 @@ impl Softmax {
         out.s("<div><dt>Temperature</dt><dd>T = <strong data-value=\"temperature\">").n(self.temperature, 2).s("</strong></dd></div>");
         let entropy = info::entropy_bits(p).map_or("undefined".to_string(), |h| num(h, 2));
         out.s("<div><dt>Entropy</dt><dd><strong data-value=\"entropy\">").p(entropy).s("</strong> bits \
-<span class=\"mc-w-note\">(0 = certain; at most log₂ ").p(n).s(" = <span data-value=\"max-entropy\">").n((n as f64).log2(), 2).s("</span> when all are equal)</span></dd></div>");
+<span class=\"mc-w-note\">(0 = certain; at most log₂ ").p(n).s(" = <span data-value=\"max-entropy\">").n((n as f64).ln() / LN_2, 2).s("</span> when all are equal)</span></dd></div>");
         let p_true = p.get(self.true_token).copied().unwrap_or(0.0);
         let loss = info::surprise_nats(p_true).map_or("∞".to_string(), |l| num(l, 3));
         out.s("<div><dt>Loss if the true token is ").p(self.label(self.true_token)).s("</dt><dd>−ln p(").p(self.label(self.true_token)).s(") = −ln <span data-value=\"p-true\">").p(prob_text(p_true)).s("</span> = \

@@ -29,6 +29,8 @@
 //!   at the current d) with `mc-w-marker-label`.
 //! - `mc-w-legend` — the text legend under the plot (names the marker shapes).
 
+use core::f64::consts::LN_2;
+
 use mathcourse_core::rng::Rng;
 use mathcourse_core::sqrt_d;
 
@@ -91,6 +93,16 @@ pub struct SqrtD {
 
 /// How many batches of other dimensions [`SqrtD`] keeps (10 = every power of two).
 const CACHE: usize = 10;
+
+/// log₂ d: exact for powers of two, else ln d / ln 2 (`f64::log2` and `powf` would
+/// link libm's `log2` and `exp2`, 1 KB of wasm for one axis).
+fn log2(d: usize) -> f64 {
+    if d.is_power_of_two() {
+        d.trailing_zeros() as f64
+    } else {
+        (d as f64).ln() / LN_2
+    }
+}
 
 fn spread(xs: &[f64]) -> f64 {
     sqrt_d::spread(xs).unwrap_or(f64::NAN)
@@ -341,12 +353,12 @@ impl SqrtD {
             if i > 0 {
                 out.s(" ");
             }
-            out.c(x_of(k)).s(",").c(y_of(2f64.powf(k / 2.0)));
+            out.c(x_of(k)).s(",").c(y_of((k / 2.0 * LN_2).exp()));
         }
         out.s("\"/><line class=\"mc-w-curve-one\"");
         line_attrs(out, P_LEFT, y_of(1.0), P_RIGHT, y_of(1.0));
         // Current d.
-        let xd = x_of((self.d as f64).log2());
+        let xd = x_of(log2(self.d));
         out.s("<line class=\"mc-w-marker\"");
         line_attrs(out, xd, P_TOP, xd, P_BASE);
         text(
@@ -362,7 +374,7 @@ impl SqrtD {
         // Measured points, each kind in one path: circles (raw), squares (scaled).
         out.s("<path class=\"mc-w-pt-raw\" d=\"");
         for &(d, s) in &self.trend {
-            let x = x_of((d as f64).log2());
+            let x = x_of(log2(d));
             out.s("M")
                 .c(x - 3.0)
                 .s(" ")
@@ -371,7 +383,7 @@ impl SqrtD {
         }
         out.s("\"/><path class=\"mc-w-pt-scaled\" d=\"");
         for &(d, s) in &self.trend {
-            let x = x_of((d as f64).log2());
+            let x = x_of(log2(d));
             let scaled = s / (d as f64).sqrt();
             out.s("M")
                 .c(x - 2.5)
@@ -380,7 +392,7 @@ impl SqrtD {
                 .s("h5v5h-5z");
         }
         // The histogram's own spread.
-        let (cx, cy) = (x_of((self.d as f64).log2()), y_of(current));
+        let (cx, cy) = (x_of(log2(self.d)), y_of(current));
         out.s("\"/><path class=\"mc-w-pt-current\" d=\"M")
             .c(cx)
             .s(" ")
@@ -445,7 +457,7 @@ impl SqrtD {
     }
 
     fn controls(&self, out: &mut String, id: &str) {
-        let power = (self.d as f64).log2().round() as u32;
+        let power = log2(self.d).round() as u32;
         out.s("<fieldset class=\"mc-w-controls\"><legend>Dimension and scaling</legend>\
 <label class=\"mc-w-control\" for=\"")
             .s(id)
