@@ -497,6 +497,12 @@ fn search_index_problems(js: &str) -> Vec<String> {
         "draws so far",
         "Descent settings",
         "\\sqrt{d_k}",
+        // SVG titles of widget pictures (now their aria-label) and contour tooltips.
+        "Histogram of",
+        "Contours of L",
+        "Graph of f",
+        "Vectors a = (",
+        "L = 0.",
     ] {
         if let Some(at) = all.find(needle) {
             problems.push(format!(
@@ -505,6 +511,15 @@ fn search_index_problems(js: &str) -> Vec<String> {
             ));
         }
     }
+    // A figure's <desc> is indexed, once: the sqrt-d spread plot's measurements.
+    let descs = all.matches("d = 512: spread").count();
+    if descs != 1 {
+        problems.push(format!(
+            "search index: the sqrt-d plot's description {descs} times, not once"
+        ));
+    }
+    // U+2061 (function application) stays in the MathML on purpose: screen readers
+    // speak it ("softmax of …"), and it is invisible in a result (see above).
     problems
 }
 
