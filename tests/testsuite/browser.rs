@@ -794,6 +794,15 @@ async fn prop(b: &Browser, id: &str, selector: &str, js: &str) -> String {
         .to_string()
 }
 
+/// A screenshot of widget `id` to `target/screenshots/{name}.png`, for review.
+async fn shot(b: &Browser, id: &str, name: &str) {
+    let fig = b.client.find(fantoccini::Locator::Id(id)).await.unwrap();
+    let png = fig.screenshot().await.unwrap();
+    let dir = screenshots_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+}
+
 /// The text of the element `selector` (a field's note).
 async fn note_text(b: &Browser, selector: String) -> String {
     b.js(
@@ -830,6 +839,7 @@ fn browser_values_not_used_as_typed_say_so() {
             note_text(&b, note("score-0")).await,
             "at most 10: 10 is used"
         );
+        shot(&b, id, "widget-softmax-note").await;
         assert_eq!(
             prop(&b, id, "input[name=score-0]", "el.value").await,
             "99",
@@ -901,6 +911,7 @@ fn browser_values_not_used_as_typed_say_so() {
             note_text(&b, format!("#{id}-d-note")).await,
             "at most 512: 512 is used"
         );
+        shot(&b, id, "widget-sqrt-d-note").await;
         assert_eq!(prop(&b, id, "input[name=d]", "el.value").await, "512");
         let valuetext = "el.getAttribute('aria-valuetext')";
         assert_eq!(
