@@ -207,7 +207,8 @@ fn browser_vectors_keys_drag_touch_slider_under_strict_csp() {
 
         // Hydration changes nothing visible: the live markup is the build-time markup
         // (up to the whitespace mdBook's serializer puts between blocks, and the text the
-        // build keeps in attributes, out of the search index: put back as text here).
+        // build keeps in attributes, out of the search index: put back as text here; an
+        // SVG title the build turned into its element's aria-label: the same here).
         let page = test.output("vectors.html");
         let open = "<div class=\"mc-widget-root\">";
         let start = page.find(open).unwrap() + open.len();
@@ -221,7 +222,13 @@ fn browser_vectors_keys_drag_touch_slider_under_strict_csp() {
                    if (el.className === 'mc-t') el.replaceWith(text); else { el.removeAttribute('data-mc-t'); el.prepend(text); } }\
                  for (const el of t.content.querySelectorAll('option[label]')) { el.textContent = el.label; el.removeAttribute('label'); }\
                  const built = document.createElement('div'); built.appendChild(strip(t.content));\
-                 const live = strip(document.querySelector('#' + arguments[0] + ' .mc-widget-root').cloneNode(true));\
+                 const live = document.querySelector('#' + arguments[0] + ' .mc-widget-root').cloneNode(true);\
+                 /* The build names an SVG element by its first-child <title> as aria-label (out of the index): the same here. */\
+                 for (const t of [...live.querySelectorAll('title')]) { const p = t.parentElement; if (p.firstChild !== t) continue;\
+                   const attrs = [...p.attributes].map(a => [a.name, a.value]); for (const [n] of attrs) p.removeAttribute(n); let named = false;\
+                   for (const [n, v] of attrs) { if (n === 'aria-labelledby' && v === t.id) { p.setAttribute('aria-label', t.textContent); named = true; } else p.setAttribute(n, v); }\
+                   if (!named) p.setAttribute('aria-label', t.textContent); t.remove(); }\
+                 strip(live);\
                  return built.innerHTML === live.innerHTML || [built.innerHTML, live.innerHTML];",
                 vec![json!(id), json!(&page[start..end])],
             )
