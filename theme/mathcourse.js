@@ -143,9 +143,11 @@
       if (!a) {
         live.appendChild(b);
       } else if (sameKind(a, b)) {
-        if (a.namespaceURI === SVG && a.nodeName !== "svg" && !holds(a)) {
+        if (a.namespaceURI === SVG && a.nodeName !== "svg" && a.nodeName !== "foreignObject" && !holds(a)) {
           // A shape, text or group inside a picture, not held by the reader: swapping
-          // it is much cheaper than patching its nodes one attribute at a time.
+          // it is much cheaper than patching its nodes one attribute at a time. Not a
+          // foreignObject: its HTML (the attention heatmap's grid) is patched, since
+          // laying a new one out costs more than the patch (4 ms per key press).
           var leaf = a;
           a = a.nextSibling;
           if (!leaf.isEqualNode(b)) live.replaceChild(b, leaf);
@@ -211,6 +213,9 @@
       if (!el.name || !root.contains(el)) return;
       var value = el.type === "checkbox" ? (el.checked ? "true" : "false") : el.value;
       self.refresh(h.event(0, el.name, value, 0, 0));
+      // Leaving a number field: it now shows the value the widget uses (the note
+      // beside it says why when that differs from what was typed).
+      if (e.type === "change" && el.type === "number") el.value = el.getAttribute("value") || "";
     }
     root.addEventListener("input", control);
     root.addEventListener("change", control);
@@ -229,11 +234,15 @@
       e.stopPropagation();
       var target = el.getAttribute("data-key");
       self.refresh(h.event(2, target, e.key, e.shiftKey ? 1 : 0, 0));
-      // Roving tabindex (a radio group of buttons): focus follows the selected one.
+      // Roving tabindex (a radio group of buttons): focus follows the selected one, at
+      // the next frame: focus() lays the page out at once (about 2.5 ms after an
+      // attention key), work the frame does anyway.
       var active = document.activeElement;
       if (active && root.contains(active) && active.getAttribute("tabindex") === "-1") {
-        var next = root.querySelector('[data-key="' + target + '"][tabindex="0"]');
-        if (next) next.focus();
+        schedule(function () {
+          var next = root.querySelector('[data-key="' + target + '"][tabindex="0"]');
+          if (next && document.activeElement === active) next.focus({ preventScroll: true });
+        });
       }
     });
 

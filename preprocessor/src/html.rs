@@ -30,8 +30,11 @@ pub const TEXT_ATTRIBUTE: &str = "data-mc-t";
 ///   text becomes an empty `<span class="mc-t" data-mc-t="…">`. CSS draws it with `::before`, which
 ///   browsers also count in accessible names.
 /// - `<option>` text becomes its `label` (a select does not draw `::before`).
-/// - Inside `<svg>`, `::before` draws nothing: text there (the picture's title, axis
-///   labels) stays.
+/// - Inside `<svg>`, `::before` draws nothing. A `<title>` that is the first child of
+///   its element (a picture's name, a contour's tooltip) becomes that element's
+///   `aria-label` (replacing an `aria-labelledby` that pointed at it): the same
+///   accessible name, out of the index. A `<desc>` stays (a figure's one description,
+///   worth finding); so do axis and tick labels, which SVG can only draw from text.
 /// - Whitespace-only text stays. Character references are copied as they are (they
 ///   mean the same in an attribute value); a `"` is escaped.
 pub fn text_as_attributes(html: &str) -> String {
@@ -53,6 +56,16 @@ pub fn text_as_attributes(html: &str) -> String {
             } else if !tag.starts_with("<!") && !tag.starts_with("<?") {
                 if name.eq_ignore_ascii_case("svg") && !tag.ends_with("/>") {
                     svg_depth += 1;
+                }
+                if svg_depth > 0 && name == "title" && !tag.ends_with("/>") {
+                    if let (Some((at, _)), Some(len)) = (&open, rest.find("</title>")) {
+                        let label = rest[..len].replace('"', "&quot;");
+                        rest = &rest[len + "</title>".len()..];
+                        let parent = title_as_label(&out[*at..], tag, &label);
+                        out.truncate(*at);
+                        out.push_str(&parent);
+                        continue;
+                    }
                 }
                 out.push_str(tag);
                 open = (!tag.ends_with("/>")).then(|| (out.len() - tag.len(), name.to_string()));
@@ -97,6 +110,25 @@ pub fn text_as_attributes(html: &str) -> String {
         }
     }
     out
+}
+
+/// The start tag `parent` named by its first child `title` (whose text is `label`,
+/// escaped for an attribute): `aria-labelledby="<the title's id>"` becomes
+/// `aria-label="label"`, or `aria-label` is added.
+fn title_as_label(parent: &str, title: &str, label: &str) -> String {
+    let attr = format!(" aria-label=\"{label}\"");
+    let id = title
+        .split_once(" id=\"")
+        .and_then(|(_, r)| r.split_once('"'))
+        .map(|(id, _)| id);
+    if let Some(id) = id {
+        let by = format!(" aria-labelledby=\"{id}\"");
+        if parent.contains(&by) {
+            return parent.replacen(&by, &attr, 1);
+        }
+    }
+    let gt = parent.len() - 1;
+    format!("{}{attr}>", &parent[..gt])
 }
 
 /// Index of the `>` that closes the tag at the start of `tag` (quoted values skipped).
@@ -163,9 +195,19 @@ mod tests {
             "<select><option value=\"1\" selected label=\"cat\"></option></select>"
         );
         assert_eq!(t("<div>\n<br/>\n</div>"), "<div>\n<br/>\n</div>");
+        // SVG: a title becomes the aria-label of its element; desc and text stay.
         assert_eq!(
-            t("<svg aria-labelledby=\"t1\"><title id=\"t1\">Graph of y</title><text x=\"1\">128</text></svg><p>z</p>"),
-            "<svg aria-labelledby=\"t1\"><title id=\"t1\">Graph of y</title><text x=\"1\">128</text></svg><p data-mc-t=\"z\"></p>"
+            t("<svg role=\"img\" aria-labelledby=\"t1\" aria-describedby=\"d1\"><title id=\"t1\">Graph of \"y\" &amp; z</title><desc id=\"d1\">d = 1</desc><text x=\"1\">128</text></svg><p>z</p>"),
+            "<svg role=\"img\" aria-label=\"Graph of &quot;y&quot; &amp; z\" aria-describedby=\"d1\"><desc id=\"d1\">d = 1</desc><text x=\"1\">128</text></svg><p data-mc-t=\"z\"></p>"
+        );
+        assert_eq!(
+            t("<svg><g><ellipse rx=\"2\"><title>L = 0.5</title></ellipse></g></svg>"),
+            "<svg><g><ellipse rx=\"2\" aria-label=\"L = 0.5\"></ellipse></g></svg>"
+        );
+        // A title that is not a first child stays (nothing to name).
+        assert_eq!(
+            t("<svg><text>a</text><title>T</title></svg>"),
+            "<svg><text>a</text><title>T</title></svg>"
         );
     }
 }

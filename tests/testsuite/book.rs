@@ -497,6 +497,12 @@ fn search_index_problems(js: &str) -> Vec<String> {
         "draws so far",
         "Descent settings",
         "\\sqrt{d_k}",
+        // SVG titles of widget pictures (now their aria-label) and contour tooltips.
+        "Histogram of",
+        "Contours of L",
+        "Graph of f",
+        "Vectors a = (",
+        "L = 0.",
     ] {
         if let Some(at) = all.find(needle) {
             problems.push(format!(
@@ -505,6 +511,15 @@ fn search_index_problems(js: &str) -> Vec<String> {
             ));
         }
     }
+    // A figure's <desc> is indexed, once: the sqrt-d spread plot's measurements.
+    let descs = all.matches("d = 512: spread").count();
+    if descs != 1 {
+        problems.push(format!(
+            "search index: the sqrt-d plot's description {descs} times, not once"
+        ));
+    }
+    // U+2061 (function application) stays in the MathML on purpose: screen readers
+    // speak it ("softmax of …"), and it is invisible in a result (see above).
     problems
 }
 
@@ -560,6 +575,17 @@ fn crawler_reports_broken_links_anchors_assets_and_raw_text() {
     }
     assert_eq!(problems.len(), 10, "{joined}");
 }
+
+/// JavaScript: the softmax probability bars that are not drawn to one scale (every
+/// track at the same x with the same width, each bar its probability times that width,
+/// within 1 px).
+const BARS_TO_ONE_SCALE_JS: &str = "const bad = []; for (const list of document.querySelectorAll('.mc-w-bars')) {\
+   const rows = [...list.querySelectorAll('.mc-w-bar-row')]; const t0 = rows[0].querySelector('.mc-w-bar-track').getBoundingClientRect();\
+   for (const r of rows) { const t = r.querySelector('.mc-w-bar-track').getBoundingClientRect(); const bar = r.querySelector('.mc-w-bar').getBoundingClientRect();\
+     const p = parseFloat(r.querySelector('.mc-w-bar-value').textContent) / 100;\
+     if (Math.abs(t.left - t0.left) > 1 || Math.abs(t.width - t0.width) > 1) bad.push('track of ' + r.textContent + ' at ' + t.left + '+' + t.width + ', first at ' + t0.left + '+' + t0.width);\
+     if (!isNaN(p) && Math.abs(bar.width - p * t.width) > 1) bad.push('bar of ' + r.textContent + ': ' + bar.width + ' for ' + p + ' of ' + t.width); } }\
+ return bad;";
 
 /// Every page of the course book loads in headless Chromium with no console error;
 /// every widget on it becomes live.
@@ -647,18 +673,7 @@ fn course_book_pages_load_without_console_errors() {
             }
             // Probability bars share one scale: every track starts at the same x with the
             // same width, and each bar is its probability times that width (within 1 px).
-            let scale = b
-                .js(
-                    "const bad = []; for (const list of document.querySelectorAll('.mc-w-bars')) {\
-                       const rows = [...list.querySelectorAll('.mc-w-bar-row')]; const t0 = rows[0].querySelector('.mc-w-bar-track').getBoundingClientRect();\
-                       for (const r of rows) { const t = r.querySelector('.mc-w-bar-track').getBoundingClientRect(); const bar = r.querySelector('.mc-w-bar').getBoundingClientRect();\
-                         const p = parseFloat(r.querySelector('.mc-w-bar-value').textContent) / 100;\
-                         if (Math.abs(t.left - t0.left) > 1 || Math.abs(t.width - t0.width) > 1) bad.push('track of ' + r.textContent + ' at ' + t.left + '+' + t.width + ', first at ' + t0.left + '+' + t0.width);\
-                         if (!isNaN(p) && Math.abs(bar.width - p * t.width) > 1) bad.push('bar of ' + r.textContent + ': ' + bar.width + ' for ' + p + ' of ' + t.width); } }\
-                     return bad;",
-                    vec![],
-                )
-                .await;
+            let scale = b.js(BARS_TO_ONE_SCALE_JS, vec![]).await;
             if scale != json!([]) {
                 failures.push(format!("{page}: bars not to one scale: {scale}"));
             }
@@ -785,7 +800,7 @@ fn course_book_assets_resolve_on_every_kind_of_page() {
 /// purpose (`overflow-x: auto`, with a tab stop), and the page never scrolls sideways.
 /// Punctuation right after inline math never wraps alone onto the next line, and a
 /// takeaways or further-reading list right under a heading does not repeat it, and
-/// the tick labels of a widget's drawing do not overlap.
+/// the tick labels of a widget's drawing do not overlap; softmax bars keep one scale.
 #[test]
 fn course_book_fits_a_phone() {
     let _lock = browser_support::browser_lock();
@@ -852,6 +867,11 @@ fn course_book_fits_a_phone() {
             if seen != json!([]) {
                 failures.push(format!("{page}: {seen}"));
             }
+            // The probability bars keep one scale on a phone too.
+            let scale = b.js(BARS_TO_ONE_SCALE_JS, vec![]).await;
+            if scale != json!([]) {
+                failures.push(format!("{page}: bars not to one scale at 390 px: {scale}"));
+            }
         }
         b.close().await;
         assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -859,7 +879,8 @@ fn course_book_fits_a_phone() {
 }
 
 /// Screenshots of every page of the course book: all five themes, desktop (1280 px) and
-/// phone (390 px, emulated) widths, the whole page height. Written to
+/// phone (390 px, emulated) widths, the whole page height, and each widget on its own
+/// (`widget-<page>-<k>-<theme>-<width>.png`). Written to
 /// `target/screenshots/book/` for a person to look at; run with
 /// `cargo test -p mathcourse-tests --test testsuite -- --ignored screenshots`
 /// (`SCREENSHOT_PAGES=toolkit/softmax.html,print.html` for some pages only).
@@ -920,6 +941,21 @@ fn course_book_screenshots() {
                         page.trim_end_matches(".html").replace('/', "_")
                     );
                     b.screenshot(&dir.join(name)).await;
+                    // Each widget on its own, for a closer look.
+                    let figs = b
+                        .client
+                        .find_all(fantoccini::Locator::Css(".mc-widget[data-widget]"))
+                        .await
+                        .unwrap();
+                    for (k, fig) in figs.into_iter().enumerate() {
+                        if let Ok(png) = fig.screenshot().await {
+                            let name = format!(
+                                "widget-{}-{k}-{theme}-{width}.png",
+                                page.trim_end_matches(".html").replace('/', "_")
+                            );
+                            fs::write(dir.join(name), png).unwrap();
+                        }
+                    }
                 }
             }
         }

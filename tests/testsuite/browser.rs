@@ -207,7 +207,8 @@ fn browser_vectors_keys_drag_touch_slider_under_strict_csp() {
 
         // Hydration changes nothing visible: the live markup is the build-time markup
         // (up to the whitespace mdBook's serializer puts between blocks, and the text the
-        // build keeps in attributes, out of the search index: put back as text here).
+        // build keeps in attributes, out of the search index: put back as text here; an
+        // SVG title the build turned into its element's aria-label: the same here).
         let page = test.output("vectors.html");
         let open = "<div class=\"mc-widget-root\">";
         let start = page.find(open).unwrap() + open.len();
@@ -221,7 +222,13 @@ fn browser_vectors_keys_drag_touch_slider_under_strict_csp() {
                    if (el.className === 'mc-t') el.replaceWith(text); else { el.removeAttribute('data-mc-t'); el.prepend(text); } }\
                  for (const el of t.content.querySelectorAll('option[label]')) { el.textContent = el.label; el.removeAttribute('label'); }\
                  const built = document.createElement('div'); built.appendChild(strip(t.content));\
-                 const live = strip(document.querySelector('#' + arguments[0] + ' .mc-widget-root').cloneNode(true));\
+                 const live = document.querySelector('#' + arguments[0] + ' .mc-widget-root').cloneNode(true);\
+                 /* The build names an SVG element by its first-child <title> as aria-label (out of the index): the same here. */\
+                 for (const t of [...live.querySelectorAll('title')]) { const p = t.parentElement; if (p.firstChild !== t) continue;\
+                   const attrs = [...p.attributes].map(a => [a.name, a.value]); for (const [n] of attrs) p.removeAttribute(n); let named = false;\
+                   for (const [n, v] of attrs) { if (n === 'aria-labelledby' && v === t.id) { p.setAttribute('aria-label', t.textContent); named = true; } else p.setAttribute(n, v); }\
+                   if (!named) p.setAttribute('aria-label', t.textContent); t.remove(); }\
+                 strip(live);\
                  return built.innerHTML === live.innerHTML || [built.innerHTML, live.innerHTML];",
                 vec![json!(id), json!(&page[start..end])],
             )
@@ -567,8 +574,8 @@ fn browser_every_widget_responds_with_the_right_numbers() {
             probs.push(number(&value(&b, id, &format!("p-{k}")).await));
         }
         assert!(
-            (probs[1] - 0.26).abs() < 1e-9,
-            "p₂ moved one step: {probs:?}"
+            (probs[1] - 0.13).abs() < 1e-9,
+            "p₂ moved one step of 0.005 from 0.125: {probs:?}"
         );
         assert!((number(&value(&b, id, "bits-1").await) - (-probs[1].log2())).abs() <= 0.0051);
         let mean: f64 = probs.iter().map(|p| -p.log2()).sum::<f64>() / 4.0;
@@ -758,6 +765,191 @@ fn browser_opened_from_disk_widgets_stay_static_with_a_note() {
     });
 }
 
+/// Types `text` into the field `selector` of widget `id` with real key events: focus,
+/// Ctrl+A and Backspace empty it, then one key per character (each fires `input`).
+async fn type_into(b: &Browser, id: &str, selector: &str, text: &str) {
+    focus(b, id, selector).await;
+    let ctrl: char = Key::Control.into();
+    let backspace: char = Key::Backspace.into();
+    let mut keys = KeyActions::new("keyboard".into())
+        .then(KeyAction::Down { value: ctrl })
+        .then(KeyAction::Down { value: 'a' })
+        .then(KeyAction::Up { value: 'a' })
+        .then(KeyAction::Up { value: ctrl })
+        .then(KeyAction::Down { value: backspace })
+        .then(KeyAction::Up { value: backspace });
+    for c in text.chars() {
+        keys = keys
+            .then(KeyAction::Down { value: c })
+            .then(KeyAction::Up { value: c });
+    }
+    b.client.perform_actions(keys).await.expect("key actions");
+    b.client.release_actions().await.expect("release");
+}
+
+/// `[property]` of the element `selector` in widget `id` (a DOM property, e.g. the
+/// `value` a field shows now, or an attribute through `getAttribute`).
+async fn prop(b: &Browser, id: &str, selector: &str, js: &str) -> String {
+    let v = b
+        .js(
+            &format!("const el = document.querySelector('#' + arguments[0] + ' ' + arguments[1]); return el ? String({js}) : null;"),
+            vec![json!(id), json!(selector)],
+        )
+        .await;
+    v.as_str()
+        .unwrap_or_else(|| panic!("no {selector} in #{id}"))
+        .to_string()
+}
+
+/// A screenshot of widget `id` to `target/screenshots/{name}.png`, for review.
+async fn shot(b: &Browser, id: &str, name: &str) {
+    let fig = b.client.find(fantoccini::Locator::Id(id)).await.unwrap();
+    let png = fig.screenshot().await.unwrap();
+    let dir = screenshots_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+}
+
+/// The text of the element `selector` (a field's note).
+async fn note_text(b: &Browser, selector: String) -> String {
+    b.js(
+        "return document.querySelector(arguments[0]).textContent;",
+        vec![json!(selector)],
+    )
+    .await
+    .as_str()
+    .unwrap_or_else(|| panic!("no {selector}"))
+    .to_string()
+}
+
+/// A value a widget cannot use as typed is never changed silently: the note beside
+/// the field says what is used and why while typing, the readouts use that value, and
+/// leaving the field (Tab) puts the value used into it; a slider's aria-valuetext
+/// names the value used; a slider holds exactly the author's value.
+#[test]
+fn browser_values_not_used_as_typed_say_so() {
+    let _lock = browser_lock();
+    let (_test, server) = serve_fixture(Csp::StrictWithPageHashes);
+    run(async {
+        let b = Browser::start(1200, 1400).await;
+        b.client
+            .goto(&server.url("more/gallery.html"))
+            .await
+            .unwrap();
+
+        // softmax (scores 2, 1, 0.1): "99" in the first score.
+        let id = "mc-widget-2";
+        wait_live(&b, id).await;
+        type_into(&b, id, "input[name=score-0]", "99").await;
+        let note = |n: &str| format!("#{id}-{n}-note");
+        assert_eq!(
+            note_text(&b, note("score-0")).await,
+            "at most 10: 10 is used"
+        );
+        shot(&b, id, "widget-softmax-note").await;
+        assert_eq!(
+            prop(&b, id, "input[name=score-0]", "el.value").await,
+            "99",
+            "the field is not rewritten under the reader's fingers"
+        );
+        let exps: Vec<f64> = [10.0f64, 1.0, 0.1].iter().map(|z| z.exp()).collect();
+        let total: f64 = exps.iter().sum();
+        assert_eq!(
+            number(&value(&b, id, "p-0").await),
+            (1000.0 * exps[0] / total).round() / 10.0,
+            "the readouts use 10"
+        );
+        press(&b, Key::Tab).await;
+        assert_eq!(
+            prop(&b, id, "input[name=score-0]", "el.value").await,
+            "10",
+            "leaving the field shows the value used"
+        );
+        assert_eq!(
+            note_text(&b, note("score-0")).await,
+            "at most 10: 10 is used"
+        );
+        assert_eq!(
+            prop(
+                &b,
+                id,
+                "input[name=score-0]",
+                "el.getAttribute('aria-describedby')"
+            )
+            .await,
+            format!("{id}-score-0-note")
+        );
+        // An emptied field: the score stays 1 and the note says so; Tab puts 1 back.
+        type_into(&b, id, "input[name=score-1]", "").await;
+        assert_eq!(
+            note_text(&b, note("score-1")).await,
+            "empty: 1 is still used"
+        );
+        assert_eq!(
+            note_text(&b, note("score-0")).await,
+            "",
+            "one note at a time"
+        );
+        press(&b, Key::Tab).await;
+        assert_eq!(prop(&b, id, "input[name=score-1]", "el.value").await, "1");
+        // A value used as typed: no note.
+        type_into(&b, id, "input[name=score-1]", "-2.5").await;
+        assert_eq!(note_text(&b, note("score-1")).await, "");
+        press(&b, Key::Tab).await;
+        assert_eq!(
+            prop(&b, id, "input[name=score-1]", "el.value").await,
+            "-2.5"
+        );
+
+        // surprise (probs 0.5, 0.125, 0.9, 0.1): the slider holds 0.125 exactly.
+        let id = "mc-widget-3";
+        wait_live(&b, id).await;
+        assert_eq!(prop(&b, id, "input[name=p-1]", "el.value").await, "0.125");
+        assert_eq!(value(&b, id, "p-1").await, "0.125");
+        assert_eq!(value(&b, id, "bits-1").await, "3.00");
+
+        // sqrt-d: d = 5000 is more than 512.
+        let id = "mc-widget-7";
+        wait_live(&b, id).await;
+        type_into(&b, id, "input[name=d]", "5000").await;
+        press(&b, Key::Tab).await;
+        assert_eq!(value(&b, id, "d").await, "512");
+        assert_eq!(
+            note_text(&b, format!("#{id}-d-note")).await,
+            "at most 512: 512 is used"
+        );
+        shot(&b, id, "widget-sqrt-d-note").await;
+        assert_eq!(prop(&b, id, "input[name=d]", "el.value").await, "512");
+        let valuetext = "el.getAttribute('aria-valuetext')";
+        assert_eq!(
+            prop(&b, id, "input[name=d-power]", valuetext).await,
+            "d = 512"
+        );
+        assert_eq!(prop(&b, id, "output", "el.textContent").await, "512");
+        // d = 100 lies between two stops of the slider: its aria-valuetext says so.
+        type_into(&b, id, "input[name=d]", "100").await;
+        press(&b, Key::Tab).await;
+        assert_eq!(value(&b, id, "d").await, "100");
+        assert_eq!(
+            prop(&b, id, "input[name=d-power]", valuetext).await,
+            "d = 100 (between powers of two; the slider sits at 128)"
+        );
+        assert_eq!(prop(&b, id, "output", "el.textContent").await, "100");
+        assert_eq!(note_text(&b, format!("#{id}-d-note")).await, "");
+        // A fraction is rounded, and the note says so.
+        type_into(&b, id, "input[name=d]", "2.6").await;
+        press(&b, Key::Tab).await;
+        assert_eq!(value(&b, id, "d").await, "3");
+        assert_eq!(
+            note_text(&b, format!("#{id}-d-note")).await,
+            "whole numbers only: 3 is used"
+        );
+        assert_eq!(prop(&b, id, "input[name=d]", "el.value").await, "3");
+        assert_no_errors(&b, "more/gallery.html", true).await;
+        b.close().await;
+    });
+}
+
 /// Median, 90th percentile and maximum of `times` (ms).
 fn stats(mut times: Vec<f64>) -> (f64, f64, f64) {
     times.sort_by(f64::total_cmp);
@@ -891,6 +1083,47 @@ fn widgets_benchmark() {
                 ));
             }
         }
+        // attention: ArrowRight / ArrowLeft on the selected query token (a key event
+        // through the loader, as a reader's key press).
+        let keys = b
+            .js(
+                "const fig = document.querySelector('.mc-widget[data-widget=attention]');\
+                 const times = []; window.__mathcourse.profile = [];\
+                 for (let i = 0; i < arguments[0]; i++) {\
+                   const el = fig.querySelector('[data-key=query][tabindex=\"0\"]'); el.focus();\
+                   const key = (i % 10) < 5 ? 'ArrowRight' : 'ArrowLeft';\
+                   const t0 = performance.now();\
+                   el.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true}));\
+                   const t1 = performance.now(); fig.getBoundingClientRect();\
+                   times.push([t1 - t0, performance.now() - t0]);\
+                 }\
+                 const prof = window.__mathcourse.profile; window.__mathcourse.profile = null;\
+                 return [times, prof];",
+                vec![json!(EVENTS)],
+            )
+            .await;
+        rows.push(("attention", "key `ArrowRight`/`ArrowLeft`", keys));
+        // sqrt-d: the Resample button (new random vectors, a new histogram) at the
+        // largest d, 512, where drawing the samples is most work.
+        let clicks = b
+            .js(
+                "const fig = document.querySelector('.mc-widget[data-widget=\"sqrt-d\"]');\
+                 const d = fig.querySelector('input[name=d-power]'); d.value = '9';\
+                 d.dispatchEvent(new Event('input', {bubbles: true}));\
+                 const times = []; window.__mathcourse.profile = [];\
+                 for (let i = 0; i < arguments[0]; i++) {\
+                   const el = fig.querySelector('[data-action=resample]');\
+                   const t0 = performance.now();\
+                   el.click();\
+                   const t1 = performance.now(); fig.getBoundingClientRect();\
+                   times.push([t1 - t0, performance.now() - t0]);\
+                 }\
+                 const prof = window.__mathcourse.profile; window.__mathcourse.profile = null;\
+                 return [times, prof];",
+                vec![json!(EVENTS)],
+            )
+            .await;
+        rows.push(("sqrt-d", "button `resample` at d = 512", clicks));
         // The plot's tangent point dragged along its curve (resampling every curve).
         let drag = b
             .js(

@@ -46,6 +46,32 @@ pub fn cos(x: f64) -> f64 {
     }
 }
 
+/// arccos x in [0, π], by bisection on [`cos`] (decreasing there): 64 halvings of
+/// [0, π] reach the last bit, so the error is that of `cos` divided by sin θ, the
+/// conditioning of arccos itself. Not `f64::acos`, which links libm's 0.7 KB routine
+/// for one readout (the vectors' angle). NaN outside [−1, 1].
+pub fn acos(x: f64) -> f64 {
+    if x >= 1.0 {
+        return if x == 1.0 { 0.0 } else { f64::NAN };
+    }
+    if x <= -1.0 {
+        return if x == -1.0 { PI } else { f64::NAN };
+    }
+    if x.is_nan() {
+        return x;
+    }
+    let (mut lo, mut hi) = (0.0, PI);
+    for _ in 0..64 {
+        let mid = 0.5 * (lo + hi);
+        if cos(mid) > x {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
 /// x = k·π/2 + r with |r| ≤ π/4 (a hair more after rounding): (k mod 4, r).
 fn reduce(x: f64) -> (u8, f64) {
     if !x.is_finite() {
@@ -105,6 +131,25 @@ fn cos_poly(r: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn acos_matches_the_platform() {
+        for i in 0..=2000 {
+            let x = -1.0 + i as f64 / 1000.0;
+            let (ours, want) = (acos(x), x.acos());
+            // arccos is ill-conditioned near ±1: allow the error of cos (a few ulps of
+            // 1) divided by sin θ.
+            let tol = 4.0 * f64::EPSILON / want.sin().max(1e-8) + 4.0 * f64::EPSILON;
+            assert!(
+                (ours - want).abs() <= tol,
+                "acos({x}) = {ours}, want {want}"
+            );
+        }
+        assert_eq!(acos(1.0), 0.0);
+        assert_eq!(acos(-1.0), PI);
+        assert_eq!(acos(0.0), PI / 2.0);
+        assert!(acos(1.5).is_nan() && acos(f64::NAN).is_nan());
+    }
 
     fn ulps(a: f64, b: f64) -> f64 {
         (a - b).abs() / (f64::EPSILON * b.abs().max(f64::MIN_POSITIVE))

@@ -84,9 +84,10 @@ pub fn cosine(a: &[f64], b: &[f64]) -> Result<f64> {
     })
 }
 
-/// Angle between two vectors in degrees, θ = arccos(cos θ) · 180/π, in [0, 180].
+/// Angle between two vectors in degrees, θ = arccos(cos θ) · 180/π, in [0, 180]
+/// ([`crate::trig::acos`], not libm's).
 pub fn angle_degrees(a: &[f64], b: &[f64]) -> Result<f64> {
-    Ok(cosine(a, b)?.acos().to_degrees())
+    Ok(crate::trig::acos(cosine(a, b)?).to_degrees())
 }
 
 /// Scalar projection of `a` onto `b`, a·b/‖b‖: the signed length of the

@@ -18,8 +18,8 @@
 //! Keyboard: the token buttons form a radio group with one tab stop (roving
 //! `tabindex`); each carries `data-key="query"`, so ArrowLeft/ArrowUp,
 //! ArrowRight/ArrowDown, Home and End on the focused token arrive as [`Event::Key`]
-//! (target `query`). After patching, the loader should focus
-//! `[data-key="query"][tabindex="0"]` again. Enter/Space press the button
+//! (target `query`). After patching, the loader focuses
+//! `[data-key="query"][tabindex="0"]` (at the next frame). Enter/Space press the button
 //! (`data-action="query-<i>"`).
 //!
 //! CSS classes: `mc-w-attention` (root), `mc-w-att-tokens`, `mc-w-token`,
@@ -38,6 +38,8 @@
 //!
 //! `data-value` names: `query`, `top`, `top-weight`, `raw-score`, `scaled-score`,
 //! `entropy`, `dk`, `weight-<j>` (bar j, in %), `cell-<i>-<j>` (heatmap, in %).
+
+use core::f64::consts::LN_2;
 
 use mathcourse_core::rng::Rng;
 use mathcourse_core::{attention, info, softmax};
@@ -357,7 +359,7 @@ impl Attention {
             .s("</span> bits <span class=\"mc-w-note\">(uniform over ")
             .u(self.tokens.len())
             .s(" tokens: ")
-            .n((self.tokens.len() as f64).log2(), 2)
+            .n((self.tokens.len() as f64).ln() / LN_2, 2)
             .s(" bits)</span></dd></div></dl>");
     }
 }

@@ -18,7 +18,8 @@
 //! - `mc-w-softmax` — the widget's root.
 //! - `mc-w-bars` (a `<ul>`) of `mc-w-bar-row` (`<li>`); a row also gets `mc-w-bar-true`
 //!   for the true token and `mc-w-bar-top` for the most probable one.
-//! - `mc-w-bar-label` — the token; `mc-w-tag` — the "true" / "top" word next to it.
+//! - `mc-w-bar-label` — the token's name (`mc-w-bar-name`, underlined for the true
+//!   token) and its `mc-w-tag`s, the "true" / "top" words next to it.
 //! - `mc-w-bar-track` — the bar's full-width track; `mc-w-bar` — the filled part (its
 //!   width is an inline `style="width:…%"`); `mc-w-bar-value` — the percentage text.
 //! - `mc-w-scores` — the grid of score inputs.
@@ -26,10 +27,12 @@
 //! - `mc-w-tally` — the list of draw counts.
 
 
+use core::f64::consts::LN_2;
+
 use mathcourse_core::rng::Rng;
 use mathcourse_core::{info, softmax};
 
-use crate::svg::{button, esc, num};
+use crate::svg::{button, esc, field_note, num, push_field_note};
 use crate::fmt::{clamp, Put};
 use crate::{Event, ParamError, Params, Widget};
 
@@ -59,6 +62,9 @@ pub struct Softmax {
     pub counts: Vec<u64>,
     /// The most recent draw.
     pub last_draw: Option<usize>,
+    /// What became of the last score typed, when it was not used as typed: the score's
+    /// index and the reason ("at most 10: 10 is used"), shown next to its field.
+    pub note: Option<(usize, String)>,
     seed: u64,
     rng: Rng,
 }
@@ -162,7 +168,7 @@ impl Softmax {
                 class.push_str(" mc-w-bar-top");
                 tags.push_str(" <span class=\"mc-w-tag\">top</span>");
             }
-            out.s("<li class=\"").p(class).s("\"><span class=\"mc-w-bar-label\">").p(self.label(i)).p(tags).s("</span>\
+            out.s("<li class=\"").p(class).s("\"><span class=\"mc-w-bar-label\"><span class=\"mc-w-bar-name\">").p(self.label(i)).s("</span>").p(tags).s("</span>\
 <span class=\"mc-w-bar-track\" aria-hidden=\"true\"><span class=\"mc-w-bar\" style=\"width:").c(100.0 * pi).s("%\"></span></span>\
 <span class=\"mc-w-bar-value\" data-value=\"p-").p(i).s("\">").p(percent(*pi)).s("</span></li>");
         }
@@ -181,7 +187,7 @@ impl Softmax {
         out.s("<div><dt>Temperature</dt><dd>T = <strong data-value=\"temperature\">").n(self.temperature, 2).s("</strong></dd></div>");
         let entropy = info::entropy_bits(p).map_or("undefined".to_string(), |h| num(h, 2));
         out.s("<div><dt>Entropy</dt><dd><strong data-value=\"entropy\">").p(entropy).s("</strong> bits \
-<span class=\"mc-w-note\">(0 = certain; at most log₂ ").p(n).s(" = <span data-value=\"max-entropy\">").n((n as f64).log2(), 2).s("</span> when all are equal)</span></dd></div>");
+<span class=\"mc-w-note\">(0 = certain; at most log₂ ").p(n).s(" = <span data-value=\"max-entropy\">").n((n as f64).ln() / LN_2, 2).s("</span> when all are equal)</span></dd></div>");
         let p_true = p.get(self.true_token).copied().unwrap_or(0.0);
         let loss = info::surprise_nats(p_true).map_or("∞".to_string(), |l| num(l, 3));
         out.s("<div><dt>Loss if the true token is ").p(self.label(self.true_token)).s("</dt><dd>−ln p(").p(self.label(self.true_token)).s(") = −ln <span data-value=\"p-true\">").p(prob_text(p_true)).s("</span> = \
@@ -227,11 +233,60 @@ draws so far: <span data-value=\"draws\">").p(total).s("</span> (<span class=\"m
         out
     }
 
+    /// Score `k` from the text typed into its field. The score used is the text
+    /// limited to ±10 and rounded to one decimal (the field's step); when that is not
+    /// the text as typed, or the text is not a number (the score stays), [`Softmax::note`]
+    /// says so next to the field.
+    fn set_score(&mut self, k: usize, value: &str) {
+        let Some(&old) = self.scores.get(k) else {
+            return;
+        };
+        let (z, why, kept) = match crate::fmt::input_num(value) {
+            None if value.trim().is_empty() => (old, "empty", true),
+            None => (old, "not a number", true),
+            Some(x) => {
+                let z = ((clamp(x, -SCORE_MAX, SCORE_MAX) * 10.0).round() / 10.0) + 0.0;
+                let why = if x > SCORE_MAX {
+                    "at most 10"
+                } else if x < -SCORE_MAX {
+                    "at least −10"
+                } else if z != x {
+                    "one decimal"
+                } else {
+                    ""
+                };
+                (z, why, false)
+            }
+        };
+        self.scores[k] = z;
+        self.note = (!why.is_empty()).then(|| (k, field_note(why, z, kept)));
+    }
+
+    /// The temperature slider (a stop index) and the true-token select.
+    fn set_other(&mut self, control: &str, x: f64) {
+        if control == "temperature" {
+            let k = clamp(x.round(), 0.0, (TEMPERATURES.len() - 1) as f64) as usize;
+            self.temperature = TEMPERATURES[k];
+        } else if control == "true-token" {
+            let k = x.round();
+            if k >= 0.0 && (k as usize) < self.scores.len() {
+                self.true_token = k as usize;
+            }
+        }
+    }
+
     fn controls(&self, id: &str) -> String {
         let mut out = String::from("<fieldset class=\"mc-w-controls\"><legend>Scores and temperature</legend><div class=\"mc-w-scores\">");
         for (i, z) in self.scores.iter().enumerate() {
             out.s("<label class=\"mc-w-control\" for=\"").p(id).s("-score-").p(i).s("\"><span class=\"mc-w-control-label\">Score of ").p(self.label(i)).s("</span>\
-<input type=\"number\" id=\"").p(id).s("-score-").p(i).s("\" name=\"score-").p(i).s("\" min=\"").c(-SCORE_MAX).s("\" max=\"").c(SCORE_MAX).s("\" step=\"0.1\" value=\"").c(*z).s("\" inputmode=\"decimal\"></label>");
+<input type=\"number\" id=\"").p(id).s("-score-").p(i).s("\" name=\"score-").p(i).s("\" min=\"").c(-SCORE_MAX).s("\" max=\"").c(SCORE_MAX).s("\" step=\"0.1\" value=\"").c(*z).s("\" inputmode=\"decimal\" aria-describedby=\"").p(id).s("-score-").p(i).s("-note\"></label>");
+            let note = match &self.note {
+                Some((k, text)) if *k == i => text.as_str(),
+                _ => "",
+            };
+            let mut name = String::from("score-");
+            name.u(i);
+            push_field_note(&mut out, id, &name, note);
         }
         out.push_str("</div>");
         let stop = nearest_stop(self.temperature);
@@ -308,6 +363,7 @@ impl Widget for Softmax {
         Ok(Softmax {
             counts: vec![0; n],
             last_draw: None,
+            note: None,
             scores,
             labels,
             temperature,
@@ -336,28 +392,13 @@ impl Widget for Softmax {
         let before = self.clone();
         match *event {
             Event::Input { control, value } => {
-                let Some(x) = crate::fmt::input_num(value) else {
-                    return false;
-                };
-                if !x.is_finite() {
-                    return false;
-                }
-                if control == "temperature" {
-                    let k = clamp(x.round(), 0.0, (TEMPERATURES.len() - 1) as f64) as usize;
-                    self.temperature = TEMPERATURES[k];
-                } else if control == "true-token" {
-                    let k = x.round();
-                    if k >= 0.0 && (k as usize) < self.scores.len() {
-                        self.true_token = k as usize;
-                    }
-                } else if let Some(k) = control
+                if let Some(k) = control
                     .strip_prefix("score-")
                     .and_then(crate::fmt::parse_index)
                 {
-                    if let Some(z) = self.scores.get_mut(k) {
-                        // Keep one decimal, as the input's step does.
-                        *z = ((clamp(x, -SCORE_MAX, SCORE_MAX) * 10.0).round() / 10.0) + 0.0;
-                    }
+                    self.set_score(k, value);
+                } else if let Some(x) = crate::fmt::input_num(value) {
+                    self.set_other(control, x);
                 }
                 if self.scores != before.scores || self.temperature != before.temperature {
                     self.distribution_changed();
@@ -463,9 +504,29 @@ mod tests {
         assert_eq!(value(&html, "p-2"), "66.5%");
         assert_eq!(value(&html, "argmax"), "C");
         assert_eq!(value(&html, "loss"), "0.408");
-        // Out-of-range scores are clamped.
+        // Out-of-range scores are clamped, and the note next to the field says so.
         input(&mut w, "score-0", "99");
         assert_eq!(w.scores[0], 10.0);
+        let html = w.render("s");
+        assert!(html.contains("<input type=\"number\" id=\"s-score-0\" name=\"score-0\" min=\"-10\" max=\"10\" step=\"0.1\" value=\"10\""));
+        assert!(html.contains("aria-describedby=\"s-score-0-note\""));
+        assert!(html.contains("<span class=\"mc-w-field-note\" id=\"s-score-0-note\" aria-live=\"polite\">at most 10: 10 is used</span>"), "{html}");
+        assert!(html.contains("id=\"s-score-1-note\" aria-live=\"polite\"></span>"));
+        input(&mut w, "score-1", "-12");
+        assert_eq!(w.scores[1], -10.0);
+        assert!(w.render("s").contains(">at least −10: -10 is used</span>"));
+        assert!(!w.render("s").contains(">at most 10"), "one note at a time");
+        // An emptied field keeps the score, and says so.
+        assert!(input(&mut w, "score-1", ""));
+        assert_eq!(w.scores[1], -10.0);
+        assert!(w.render("s").contains(">empty: -10 is still used</span>"));
+        input(&mut w, "score-1", "1.26");
+        assert_eq!(w.scores[1], 1.3);
+        assert!(w.render("s").contains(">one decimal: 1.3 is used</span>"));
+        assert!(input(&mut w, "score-1", "1"));
+        assert_eq!(w.note, None, "used as typed: no note");
+        assert!(!w.render("s").contains("is used</span>"));
+        input(&mut w, "score-0", "10");
         assert!(!input(&mut w, "score-7", "1"));
         // A tie splits the T → 0 limit.
         input(&mut w, "score-0", "3");

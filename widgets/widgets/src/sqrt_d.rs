@@ -1,5 +1,6 @@
 //! Widget 7 — why √d: dot products of random d-dimensional vectors (standard-normal
-//! entries) spread out like √d. A histogram of `samples` dot products at the chosen d,
+//! entries; each drawn from its exact distribution in O(1), see
+//! `mathcourse_core::sqrt_d::random_dot_products`) spread out like √d. A histogram of `samples` dot products at the chosen d,
 //! a "divide by √d" toggle that rescales them to spread ≈ 1, readouts of the measured
 //! spread against √d (or 1), and a small plot of the spread against d = 1, 2, 4, …, 512
 //! (computed once, with fewer samples) with the √d curve and the line at 1 overlaid.
@@ -28,11 +29,13 @@
 //!   at the current d) with `mc-w-marker-label`.
 //! - `mc-w-legend` — the text legend under the plot (names the marker shapes).
 
+use core::f64::consts::LN_2;
+
 use mathcourse_core::rng::Rng;
 use mathcourse_core::sqrt_d;
 
 use crate::fmt::{clamp, Put};
-use crate::svg::{esc, push_button};
+use crate::svg::{esc, field_note, push_button, push_field_note};
 use crate::{Event, ParamError, Params, Widget};
 
 /// Largest dimension; the plot covers d = 2^0 … 2^MAX_POWER.
@@ -83,10 +86,23 @@ pub struct SqrtD {
     cache: Vec<(usize, Vec<f64>)>,
     /// The d the current `dots` were drawn for.
     cache_d: usize,
+    /// What became of the last d typed when it was not used as typed ("at most 512:
+    /// 512 is used"), shown next to the field; empty otherwise.
+    pub note: String,
 }
 
 /// How many batches of other dimensions [`SqrtD`] keeps (10 = every power of two).
 const CACHE: usize = 10;
+
+/// log₂ d: exact for powers of two, else ln d / ln 2 (`f64::log2` and `powf` would
+/// link libm's `log2` and `exp2`, 1 KB of wasm for one axis).
+fn log2(d: usize) -> f64 {
+    if d.is_power_of_two() {
+        d.trailing_zeros() as f64
+    } else {
+        (d as f64).ln() / LN_2
+    }
+}
 
 fn spread(xs: &[f64]) -> f64 {
     sqrt_d::spread(xs).unwrap_or(f64::NAN)
@@ -337,12 +353,12 @@ impl SqrtD {
             if i > 0 {
                 out.s(" ");
             }
-            out.c(x_of(k)).s(",").c(y_of(2f64.powf(k / 2.0)));
+            out.c(x_of(k)).s(",").c(y_of((k / 2.0 * LN_2).exp()));
         }
         out.s("\"/><line class=\"mc-w-curve-one\"");
         line_attrs(out, P_LEFT, y_of(1.0), P_RIGHT, y_of(1.0));
         // Current d.
-        let xd = x_of((self.d as f64).log2());
+        let xd = x_of(log2(self.d));
         out.s("<line class=\"mc-w-marker\"");
         line_attrs(out, xd, P_TOP, xd, P_BASE);
         text(
@@ -358,7 +374,7 @@ impl SqrtD {
         // Measured points, each kind in one path: circles (raw), squares (scaled).
         out.s("<path class=\"mc-w-pt-raw\" d=\"");
         for &(d, s) in &self.trend {
-            let x = x_of((d as f64).log2());
+            let x = x_of(log2(d));
             out.s("M")
                 .c(x - 3.0)
                 .s(" ")
@@ -367,7 +383,7 @@ impl SqrtD {
         }
         out.s("\"/><path class=\"mc-w-pt-scaled\" d=\"");
         for &(d, s) in &self.trend {
-            let x = x_of((d as f64).log2());
+            let x = x_of(log2(d));
             let scaled = s / (d as f64).sqrt();
             out.s("M")
                 .c(x - 2.5)
@@ -376,7 +392,7 @@ impl SqrtD {
                 .s("h5v5h-5z");
         }
         // The histogram's own spread.
-        let (cx, cy) = (x_of((self.d as f64).log2()), y_of(current));
+        let (cx, cy) = (x_of(log2(self.d)), y_of(current));
         out.s("\"/><path class=\"mc-w-pt-current\" d=\"M")
             .c(cx)
             .s(" ")
@@ -441,7 +457,7 @@ impl SqrtD {
     }
 
     fn controls(&self, out: &mut String, id: &str) {
-        let power = (self.d as f64).log2().round() as u32;
+        let power = log2(self.d).round() as u32;
         out.s("<fieldset class=\"mc-w-controls\"><legend>Dimension and scaling</legend>\
 <label class=\"mc-w-control\" for=\"")
             .s(id)
@@ -452,8 +468,14 @@ impl SqrtD {
             .s("\" step=\"1\" value=\"")
             .u(power as usize)
             .s("\" aria-valuetext=\"d = ")
-            .u(1usize << power)
-            .s("\"><output class=\"mc-w-control-value\" for=\"")
+            .u(self.d);
+        if self.d != 1 << power {
+            // A typed d between two stops: the slider cannot hold it; say where it sits.
+            out.s(" (between powers of two; the slider sits at ")
+                .u(1usize << power)
+                .s(")");
+        }
+        out.s("\"><output class=\"mc-w-control-value\" for=\"")
             .s(id)
             .s("-d-power\">")
             .u(self.d)
@@ -467,7 +489,11 @@ impl SqrtD {
             .u(MAX_D)
             .s("\" step=\"1\" value=\"")
             .u(self.d)
-            .s("\" inputmode=\"numeric\"></label><label class=\"mc-w-control mc-w-check\" for=\"")
+            .s("\" inputmode=\"numeric\" aria-describedby=\"")
+            .s(id)
+            .s("-d-note\"></label>");
+        push_field_note(out, id, "d", &self.note);
+        out.s("<label class=\"mc-w-control mc-w-check\" for=\"")
             .s(id)
             .s("-scale\"><input type=\"checkbox\" id=\"")
             .s(id)
@@ -543,6 +569,7 @@ impl Widget for SqrtD {
             seed_rng: Rng::new(seed),
             cache: Vec::new(),
             cache_d: d,
+            note: String::new(),
         };
         w.resample();
         Ok(w)
@@ -567,6 +594,7 @@ impl Widget for SqrtD {
 
     fn update(&mut self, event: &Event) -> bool {
         let before = (self.d, self.scale, self.sample_seed);
+        let note_before = self.note.len();
         match *event {
             Event::Input {
                 control: "scale",
@@ -576,6 +604,36 @@ impl Widget for SqrtD {
                 "false" => self.scale = false,
                 _ => {}
             },
+            Event::Input { control: "d", value } => {
+                let old = self.d;
+                let (d, why) = match crate::fmt::input_num(value) {
+                    None if value.trim().is_empty() => (old, "empty"),
+                    None => (old, "not a number"),
+                    Some(x) => {
+                        let d = clamp(x.round(), 1.0, MAX_D as f64) as usize;
+                        let why = if x > MAX_D as f64 {
+                            "at most 512"
+                        } else if x < 1.0 {
+                            "at least 1"
+                        } else if x.fract() != 0.0 {
+                            "whole numbers only"
+                        } else {
+                            ""
+                        };
+                        (d, why)
+                    }
+                };
+                self.set_d(d);
+                let note = if why.is_empty() {
+                    String::new()
+                } else {
+                    field_note(why, d as f64, why.starts_with(['e', 'n']))
+                };
+                if note != self.note {
+                    self.note = note;
+                    return true;
+                }
+            }
             Event::Input { control, value } => {
                 let Some(x) = crate::fmt::input_num(value) else {
                     return false;
@@ -583,12 +641,9 @@ impl Widget for SqrtD {
                 if !x.is_finite() {
                     return false;
                 }
-                match control {
-                    "d" => self.set_d(clamp(x.round(), 1.0, MAX_D as f64) as usize),
-                    "d-power" => {
-                        self.set_d(1usize << (clamp(x.round(), 0.0, MAX_POWER as f64) as u32))
-                    }
-                    _ => {}
+                if control == "d-power" {
+                    self.note.clear();
+                    self.set_d(1usize << (clamp(x.round(), 0.0, MAX_POWER as f64) as u32));
                 }
             }
             Event::Action { action: "resample" } => {
@@ -600,7 +655,7 @@ impl Widget for SqrtD {
             Event::Action { .. } | Event::Key { .. } | Event::Drag { .. } | Event::Hover { .. } => {
             }
         }
-        (self.d, self.scale, self.sample_seed) != before
+        (self.d, self.scale, self.sample_seed) != before || self.note.len() != note_before
     }
 }
 
@@ -678,13 +733,36 @@ mod tests {
                 .contains("name=\"d-power\" min=\"0\" max=\"9\" step=\"1\" value=\"7\""),
             "slider at the nearest power, 128"
         );
+        // The slider cannot hold 100: its aria-valuetext says d and where it sits.
+        assert!(w.render("q").contains(
+            "aria-valuetext=\"d = 100 (between powers of two; the slider sits at 128)\""
+        ));
+        assert!(w.render("q").contains("id=\"q-d-note\" aria-live=\"polite\"></span>"));
         assert!(input(&mut w, "d", "9999"));
         assert_eq!(w.d, 512);
+        let html = w.render("q");
+        assert!(html.contains("aria-valuetext=\"d = 512\""));
+        assert!(html.contains("name=\"d\" min=\"1\" max=\"512\" step=\"1\" value=\"512\""));
+        assert!(html.contains(
+            "<span class=\"mc-w-field-note\" id=\"q-d-note\" aria-live=\"polite\">at most 512: 512 is used</span>"
+        ));
+        assert!(input(&mut w, "d", "0"));
+        assert!(w.render("q").contains(">at least 1: 1 is used</span>"));
+        assert!(input(&mut w, "d", "2.6"));
+        assert_eq!(w.d, 3);
+        assert!(w.render("q").contains(">whole numbers only: 3 is used</span>"));
+        assert!(input(&mut w, "d", ""));
+        assert_eq!(w.d, 3);
+        assert!(w.render("q").contains(">empty: 3 is still used</span>"));
+        assert!(input(&mut w, "d", "abc"));
+        assert!(w.render("q").contains(">not a number: 3 is still used</span>"));
+        assert!(!input(&mut w, "d", "abc"), "the same note again: nothing to redraw");
+        assert!(input(&mut w, "d-power", "12"), "the slider clears the note");
+        assert_eq!((w.d, w.note.as_str()), (512, ""));
         assert!(
             !input(&mut w, "d-power", "12"),
             "clamped to 2^9 = 512"
         );
-        assert!(!input(&mut w, "d", "abc"));
         assert!(!input(&mut w, "other", "3"));
         assert!(!w.update(&Event::Hover { target: None }));
     }

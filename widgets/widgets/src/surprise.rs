@@ -2,7 +2,7 @@
 //! that actually occurred (one slider per token), the surprise of each in bits and nats,
 //! their average (the cross-entropy loss) and the perplexity 2^bits = e^nats.
 //!
-//! Markup: range inputs `p-k` (0-based k, 0.01 to 1 in steps of 0.01).
+//! Markup: range inputs `p-k` (0-based k, 0.01 to 1 in steps of 0.005).
 //!
 //! `data-value` names: `p-k`, `bits-k`, `nats-k` (per token, in the table), `avg-bits`,
 //! `avg-nats` (table footer), `ce-bits`, `ce-nats`, `perplexity`, `most-surprising`
@@ -28,8 +28,9 @@ use crate::{Event, ParamError, Params, Widget};
 
 /// Smallest probability a slider allows.
 const P_MIN: f64 = 0.01;
-/// Step of the sliders.
-const P_STEP: f64 = 0.01;
+/// Step of the sliders: fine enough for 1/8 = 0.125 (3 bits), a value the book uses;
+/// every probability an author gives must lie on this grid, so the slider can hold it.
+const P_STEP: f64 = 0.005;
 /// Most tokens.
 const MAX_TOKENS: usize = 12;
 /// The default tokens.
@@ -120,7 +121,7 @@ impl Widget for Surprise {
     const SUMMARY: &'static str =
         "Cross-entropy as surprise: the probability given to each actual token, its surprise in bits and nats, the average and the perplexity.";
     const PARAMS: &'static [(&'static str, &'static str, &'static str)] = &[
-        ("probs", "list of 1 to 12 numbers, default [0.5, 0.25, 0.9, 0.1]", "probability the model gave to each token that occurred; each between 0.01 and 1"),
+        ("probs", "list of 1 to 12 numbers, default [0.5, 0.25, 0.9, 0.1]", "probability the model gave to each token that occurred; each between 0.01 and 1, a multiple of 0.005 (the sliders' step)"),
         ("labels", "list of texts, default [The, cat, sat, down]", "the tokens, one per probability (default “token 1”, … when probs has other than 4 entries)"),
     ];
 
@@ -132,6 +133,12 @@ impl Widget for Surprise {
             (1, MAX_TOKENS),
             (P_MIN, 1.0),
         )?;
+        if probs.iter().any(|p| ((p / P_STEP).round() * P_STEP - p).abs() > 1e-9) {
+            return Err(ParamError::new(
+                "probs",
+                "each probability must be a multiple of 0.005, the sliders' step (0.125 is, 0.123 is not), so that a slider can hold it",
+            ));
+        }
         let n = probs.len();
         let labels = match params.labels_for("labels", (n, "probs", "probability"), (1, MAX_TOKENS))? {
             Some(labels) => labels,
@@ -196,7 +203,7 @@ impl Widget for Surprise {
             return false;
         };
         // Snap to the slider's grid (avoids 0.30000000000000004) and keep it in range.
-        let snapped = ((x / P_STEP).round() * P_STEP * 100.0).round() / 100.0;
+        let snapped = ((x / P_STEP).round() * P_STEP * 1000.0).round() / 1000.0;
         let snapped = clamp(snapped, P_MIN, 1.0);
         if *p == snapped {
             return false;
@@ -274,10 +281,21 @@ mod tests {
         assert_eq!(w.probs[0], 0.01);
         assert_eq!(value(&w.render("x"), "bits-0"), "6.64");
         assert!(!input(&mut w, "p-0", "0.01"));
+        assert!(input(&mut w, "p-0", "0.3049"));
+        assert_eq!(w.probs[0], 0.305, "snapped to the 0.005 grid");
         assert!(!input(&mut w, "p-9", "0.5"));
         assert!(!input(&mut w, "p-1", "x"));
         assert!(!action(&mut w, "reset"));
         assert!(!w.update(&Event::Hover { target: None }));
+    }
+
+    /// 1/8 (3 bits) lies on the sliders' grid: the slider holds what the table shows.
+    #[test]
+    fn an_eighth_is_on_the_slider_grid() {
+        let html = widget(r#"{"probs":[0.5,0.125,0.25]}"#).render("x");
+        assert!(html.contains("name=\"p-1\" min=\"0.01\" max=\"1\" step=\"0.005\" value=\"0.125\""), "{html}");
+        assert_eq!(value(&html, "p-1"), "0.125");
+        assert_eq!(value(&html, "bits-1"), "3.00");
     }
 
     #[test]
@@ -300,6 +318,7 @@ mod tests {
             (r#"{"labels":["a","b"]}"#, "labels"),
             (r#"{"labels":["a","","c","d"]}"#, "labels"),
             (r#"{"p":[0.5]}"#, "p"),
+            (r#"{"probs":[0.5,0.123]}"#, "probs"),
         ] {
             let e = Surprise::from_params(&Params::from_json(json).unwrap()).unwrap_err();
             assert_eq!(e.param, param, "{json}: {e}");

@@ -78,6 +78,32 @@ pub fn push_slider(
         .s("</output></label>");
 }
 
+/// The note next to number field `name` that says what became of a value the widget
+/// could not use as typed ("at most 10: 10 is used"); empty when it was used as typed.
+/// The field points at it with `aria-describedby="{id}-{name}-note"`, and the loader
+/// puts the value used back into the field when the reader leaves it (`change`), so
+/// the field, the readouts and the note agree.
+pub fn push_field_note(out: &mut String, id: &str, name: &str, note: &str) {
+    out.s("<span class=\"mc-w-field-note\" id=\"")
+        .s(id)
+        .s("-")
+        .s(name)
+        .s("-note\" aria-live=\"polite\">")
+        .s(note)
+        .s("</span>");
+}
+
+/// The text of a field note: `why`, then the value used ("at most 10: 10 is used"), or
+/// "is still used" when the typed text was not a number at all.
+pub fn field_note(why: &str, used: f64, kept: bool) -> String {
+    let mut s = String::new();
+    s.s(why)
+        .s(": ")
+        .g(used)
+        .s(if kept { " is still used" } else { " is used" });
+    s
+}
+
 /// A button that sends `action`.
 pub fn button(action: &str, label: &str) -> String {
     let mut out = String::new();

@@ -123,8 +123,8 @@ impl Widget for Vectors {
     const NAME: &'static str = "vectors";
     const SUMMARY: &'static str = "Two draggable 2-D vectors with their dot product, lengths, cosine and angle.";
     const PARAMS: &'static [(&'static str, &'static str, &'static str)] = &[
-        ("a", "[x, y], default [3, 1]", "starting vector a; each entry between -4 and 4"),
-        ("b", "[x, y], default [1.5, 3]", "starting vector b; each entry between -4 and 4"),
+        ("a", "[x, y], default [3, 1]", "starting vector a; each entry between -4 and 4, snapped to 0.1 (the sliders' step)"),
+        ("b", "[x, y], default [1.5, 3]", "starting vector b; each entry between -4 and 4, snapped to 0.1 (the sliders' step)"),
     ];
 
     fn from_params(params: &Params) -> Result<Self, ParamError> {

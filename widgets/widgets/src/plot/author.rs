@@ -637,6 +637,13 @@ fn slider(c: &Compiler, name: &str, v: &Value) -> Result<[f64; 5], ParamError> {
     if value < range.0 || value > range.1 {
         return Err(err("params", format!("parameter `{name}`: the value {} is outside its range {}..{}", fmt_num(value), fmt_num(range.0), fmt_num(range.1)), keyed(&[name, "value"], "outside the range", "")));
     }
+    // The slider can only hold min + k·step; a value between two stops would be shown
+    // at one of them while the plot used the other.
+    let k = (value - range.0) / step;
+    if (k - k.round()).abs() > 1e-6 * k.abs().max(1.0) {
+        let stop = |k: f64| ((range.0 + k * step) * 1e9).round() / 1e9;
+        return Err(err("params", format!("parameter `{name}`: the value {} is not on the slider's steps ({} + a whole number of {})", fmt_num(value), fmt_num(range.0), fmt_num(step)), keyed(&[name, "value"], "between two steps", format!("the slider can hold {} or {}", fmt_num(stop(k.floor())), fmt_num(stop(k.floor() + 1.0))))));
+    }
     Ok([0.0, value, range.0, range.1, step])
 }
 

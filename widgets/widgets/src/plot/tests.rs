@@ -231,6 +231,11 @@ fn slider_mistakes_point_at_their_key() {
     assert_eq!(place(&e).3, vec!["w", "step"]);
     let e = error(r#"{"params": {"w": {"value": 5, "range": [0, 1]}}}"#);
     assert_eq!(place(&e).3, vec!["w", "value"]);
+    // A value between two of the slider's steps: the slider could not hold it.
+    let e = error(r#"{"params": {"w": {"value": 0.15, "range": [-3, 3], "step": 0.1}}}"#);
+    assert!(e.message.contains("the value 0.15 is not on the slider's steps (-3 + a whole number of 0.1)"), "{}", e.message);
+    assert_eq!(place(&e).3, vec!["w", "value"]);
+    assert_eq!(e.place.as_ref().unwrap().hint, "the slider can hold 0.1 or 0.2");
     let e = error(r#"{"params": {"w": {"value": 1, "range": [0, 2], "stp": 1}}}"#);
     assert_eq!(place(&e).3, vec!["w", "stp"]);
     assert!(e.place.unwrap().hint.starts_with("did you mean `step`?"));
