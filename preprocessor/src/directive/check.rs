@@ -64,11 +64,7 @@ pub const KINDS: &[&str] = &[
 ];
 
 fn kinds_list() -> String {
-    KINDS
-        .iter()
-        .map(|k| format!("`{k}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    options::backticked(KINDS)
 }
 
 // ---------- options, one struct per kind ----------
@@ -407,12 +403,15 @@ struct Run<'c, 'a> {
 
 impl Run<'_, '_> {
     fn options<T: DeserializeOwned>(&self) -> Result<T, Diagnostic> {
-        self.cx.options(self.block).map_err(|mut d| {
-            d.message = d
-                .message
-                .replace("directive `check`", &format!("`{{check}} {}`", self.kind));
-            d
-        })
+        self.cx
+            .options(self.block)
+            .map(options::Typed::into_inner)
+            .map_err(|mut d| {
+                d.message = d
+                    .message
+                    .replace("directive `check`", &format!("`{{check}} {}`", self.kind));
+                d
+            })
     }
 
     /// Where the value of option `key` is written (else its key, else the opener).
@@ -1220,7 +1219,7 @@ fn evaluate(block: &Block, cx: &Cx) -> Result<(&'static str, Line), Diagnostic> 
             .with_label("expected a kind here")
             .with_hint(format!(
                 "write `:::{{check}} <kind>` with one of {list}{}",
-                options::did_you_mean(word, &list)
+                options::did_you_mean(word, KINDS)
             )));
     };
     let raw = options::raw_options(&cx.source, block)

@@ -78,7 +78,7 @@ impl Names {
             .map(|(_, k)| *k)
     }
 
-    fn candidates(&self, kind: Kind, params: &[String]) -> String {
+    fn candidates(&self, kind: Kind, params: &[String]) -> Vec<String> {
         let mut names: Vec<String> = self
             .defined
             .iter()
@@ -92,11 +92,13 @@ impl Names {
             names.extend(params.iter().cloned());
         }
         names
-            .iter()
-            .map(|n| format!("`{n}`"))
-            .collect::<Vec<_>>()
-            .join(", ")
     }
+}
+
+/// "; did you mean `x`?" for a name among `candidates`.
+fn names_hint(name: &str, candidates: &[String]) -> String {
+    let candidates: Vec<&str> = candidates.iter().map(String::as_str).collect();
+    options::did_you_mean(name, &candidates)
 }
 
 /// Checks that every name used on a line (in `text`, from byte `from` on) is
@@ -138,12 +140,12 @@ fn check_names(
                             format!(
                                 "define it on a line above, `{}(x) = …`, or use a built-in function{}",
                                 u.name,
-                                options::did_you_mean(&u.name, &list)
+                                names_hint(&u.name, &list)
                             )
                         } else {
                             format!(
                                 "use a built-in function: sqrt exp ln sin cos sum mean variance std norm dot len softmax min max{}",
-                                options::did_you_mean(&u.name, &list)
+                                names_hint(&u.name, &list)
                             )
                         },
                     ));
@@ -169,7 +171,7 @@ fn check_names(
             if in_lines {
                 format!(
                     "a line may use only the names defined on the lines above it{}",
-                    options::did_you_mean(&u.name, &list)
+                    names_hint(&u.name, &list)
                 )
             } else {
                 "an inline `{calc}` uses numbers, `pi`, `e` and functions only; for names, use a `{check} calc` block".to_string()
@@ -268,7 +270,7 @@ pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
                 .with_label("not an option of `calc`")
                 .with_hint(format!(
                     "`calc` takes `lines` and `expect`{}",
-                    options::did_you_mean(key, "`lines`, `expect`")
+                    options::did_you_mean(key, &["lines", "expect"])
                 )));
         }
     }
@@ -436,12 +438,12 @@ pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
     let mut shown: HashMap<String, (String, String, &'static str, &'static str)> = HashMap::new();
     for (name, key_span, value_span, st) in stated {
         let Some(line) = done.iter().find(|d| d.name == name) else {
-            let list = done
+            let defined: Vec<&str> = done
                 .iter()
                 .filter(|d| d.value.is_some())
-                .map(|d| format!("`{}`", d.name))
-                .collect::<Vec<_>>()
-                .join(", ");
+                .map(|d| d.name.as_str())
+                .collect();
+            let list = options::backticked(&defined);
             return Err(cx
                 .error(
                     key_span,
@@ -450,7 +452,7 @@ pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
                 .with_label("not defined in `lines`")
                 .with_hint(format!(
                     "the values defined are {list}{}",
-                    options::did_you_mean(&name, &list)
+                    options::did_you_mean(&name, &defined)
                 )));
         };
         let what = format!("expect.{name}");
