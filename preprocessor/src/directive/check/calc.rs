@@ -30,8 +30,9 @@ use mathcourse_core::round::matches_stated;
 use mathcourse_core::CoreError;
 use serde_json::Value;
 
+use super::compare::{exact, fmt_computed, fmt_rounded, precision};
 use super::stated::{self, Num, Stated};
-use super::{exact, fmt_computed, fmt_rounded, precision, tex, Line, Run};
+use super::{tex, Line, Run};
 use crate::diagnostic::Diagnostic;
 use crate::directive::options;
 use crate::directive::Cx;
