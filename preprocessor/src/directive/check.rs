@@ -87,15 +87,19 @@ struct Run<'c, 'a> {
 }
 
 impl Run<'_, '_> {
+    /// The kind's typed options, from the options already read (errors name the kind:
+    /// `` `{check} dot` needs the option `b` ``).
     fn options<T: DeserializeOwned>(&self) -> Result<T, Diagnostic> {
-        self.cx
-            .options(self.block)
+        options::typed(self.raw.clone(), self.block)
             .map(options::Typed::into_inner)
-            .map_err(|mut d| {
-                d.message = d
+            .map_err(|e| {
+                let message = e
                     .message
                     .replace("directive `check`", &format!("`{{check}} {}`", self.kind));
-                d
+                self.cx
+                    .error(e.span, message)
+                    .with_label("here")
+                    .with_hint(e.hint)
             })
     }
 

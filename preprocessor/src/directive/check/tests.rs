@@ -433,3 +433,11 @@ fn computation_line_is_typeset_and_degrades_to_text() {
         out.content
     );
 }
+
+#[test]
+fn kinds_are_listed_once() {
+    let mut names: Vec<&str> = super::KINDS.iter().map(|(name, _)| *name).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), super::KINDS.len());
+}
