@@ -623,9 +623,37 @@ fn flow_value_span(source: &str, key_end: usize, end: usize) -> Range<usize> {
     start..(key_end + colon + value.trim_end().len()).max(start)
 }
 
+/// The text of the role at `whole` as written in `source`, and where it starts. A code
+/// span's text has its line endings turned into spaces, so a role wrapped across lines
+/// is not at `at` verbatim; every offset this module computes must be a byte of the
+/// source (a fuzzer found a caret inside `≈`).
+fn as_written<'s>(
+    source: &'s str,
+    content: &'s str,
+    at: usize,
+    whole: &Range<usize>,
+) -> (&'s str, usize) {
+    if source.get(at..at + content.len()) == Some(content) {
+        return (content, at);
+    }
+    let Some(text) = source.get(whole.clone()) else {
+        return ("", whole.start);
+    };
+    let Some(open) = text.find('`') else {
+        return ("", whole.start);
+    };
+    let ticks = text[open..].len() - text[open..].trim_start_matches('`').len();
+    let inner = &text[open + ticks..];
+    let inner = inner
+        .strip_suffix(&text[open..open + ticks])
+        .unwrap_or(inner);
+    (inner, whole.start + open + ticks)
+}
+
 /// The inline role `` {calc}`sqrt(4 + 0 + 1) ≈ 2.24` ``: the TeX to show, or the
 /// diagnostic. `at` is where `content` starts in the chapter source.
 pub fn role(cx: &Cx, content: &str, at: usize, whole: Range<usize>) -> Result<String, Diagnostic> {
+    let (content, at) = as_written(&cx.source, content, at, &whole);
     let hint = "write an expression, a relation and the stated value: {calc}`sqrt(4 + 0 + 1) ≈ 2.24` (`=`, `≈` or `\\approx`)";
     let relation = ["≈", "\\approx", "="]
         .iter()
