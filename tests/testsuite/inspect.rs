@@ -410,6 +410,21 @@ fn browser_hover_focus_keys_tap_walk_and_axe() {
             "inspect.js on softmax.html",
         )
         .await;
+        // The widget first: going live re-renders its controls (their classes too), so a
+        // control lit before that could lose its highlight.
+        let fig = b
+            .js(
+                "const f = document.querySelector('.mc-widget'); f.scrollIntoView({block: 'center'}); return f.id;",
+                vec![],
+            )
+            .await;
+        let fig = fig.as_str().unwrap().to_string();
+        b.wait_until(
+            &format!("return document.getElementById('{fig}').dataset.live === 'true';"),
+            Duration::from_secs(20),
+            "the softmax widget to become live",
+        )
+        .await;
         let value = "return document.querySelector('#eq-softmax [data-mc-sym=\"temp\"] [data-mc-value]').textContent;";
         assert_eq!(b.js(value, vec![]).await, json!("= 1.00"));
         b.js(
@@ -424,19 +439,6 @@ fn browser_hover_focus_keys_tap_walk_and_axe() {
             )
             .await;
         assert_eq!(lit, json!(true), "the temperature control lights up with T");
-        let fig = b
-            .js(
-                "const f = document.querySelector('.mc-widget'); f.scrollIntoView({block: 'center'}); return f.id;",
-                vec![],
-            )
-            .await;
-        let fig = fig.as_str().unwrap().to_string();
-        b.wait_until(
-            &format!("return document.getElementById('{fig}').dataset.live === 'true';"),
-            Duration::from_secs(20),
-            "the softmax widget to become live",
-        )
-        .await;
         b.js(
             "const s = document.querySelector('.mc-widget [name=\"temperature\"]'); s.focus(); return true;",
             vec![],

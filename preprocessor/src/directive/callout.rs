@@ -67,7 +67,7 @@ impl Directive for Callout {
     }
 
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
-        let options: Options = cx.options(block)?;
+        let options = cx.options::<Options>(block)?;
         let kind = self.0;
         let mut context = tera::Context::new();
         context.insert("kind", kind.name);

@@ -24,7 +24,7 @@ pub enum Status {
 }
 
 /// Valid status words.
-pub const STATUSES: &str = "`established`, `empirical`, `model`, `speculative`";
+pub const STATUSES: &[&str] = &["established", "empirical", "model", "speculative"];
 
 impl Status {
     /// Parses the argument of `{claim}` / the `status` option of `{formula}`.
@@ -103,18 +103,18 @@ impl Directive for Claim {
             cx.error(span, message)
                 .with_label("expected a status here")
                 .with_hint(format!(
-                    "write `:::{{claim}} <status>` with one of {STATUSES}{}",
+                    "write `:::{{claim}} <status>` with one of {}{}",
+                    super::options::backticked(STATUSES),
                     super::options::did_you_mean(block.argument.trim(), STATUSES)
                 ))
         })?;
-        let options: Options = cx.options(block)?;
+        let options = cx.options::<Options>(block)?;
         if status != Status::Established
             && options.source.as_deref().unwrap_or("").trim().is_empty()
         {
             // An empty `:source:` is pointed at on its own line; a missing one at the opener.
-            let span = super::options::raw_options(&cx.source, block)
-                .ok()
-                .and_then(|raw| raw.key_spans.get("source").cloned())
+            let span = options
+                .key_span("source")
                 .map(|key| super::options::value_span(&cx.source, key))
                 .unwrap_or(block.opener.clone());
             return Err(cx

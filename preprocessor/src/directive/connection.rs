@@ -58,14 +58,8 @@ impl Directive for Connection {
     }
 
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
-        let options: Options = cx.options(block)?;
-        let raw = super::options::raw_options(&cx.source, block).unwrap_or_default();
-        let span_of = |key: &str| {
-            raw.key_spans
-                .get(key)
-                .cloned()
-                .unwrap_or(block.opener.clone())
-        };
+        let options = cx.options::<Options>(block)?;
+        let span_of = |key: &str| options.span(key);
         let (level, level_label) = level_of(&options.level).ok_or_else(|| {
             let shown = options.level.to_string();
             cx.error(

@@ -20,7 +20,7 @@ impl Directive for Demo {
     }
 
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
-        let _: NoOptions = cx.options(block)?;
+        cx.options::<NoOptions>(block)?;
         let raw = cx.source[block.body.clone()].to_string();
         let source = source_block(&raw);
         let result = cx.markdown(block.body.clone());

@@ -49,14 +49,8 @@ impl Directive for Formula {
     }
 
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
-        let options: Options = cx.options(block)?;
-        let raw = super::options::raw_options(&cx.source, block).unwrap_or_default();
-        let span_of = |key: &str| {
-            raw.key_spans
-                .get(key)
-                .cloned()
-                .unwrap_or(block.opener.clone())
-        };
+        let options = cx.options::<Options>(block)?;
+        let span_of = |key: &str| options.span(key);
         let mut context = tera::Context::new();
         if let Some(word) = &options.status {
             let status = Status::parse(word).ok_or_else(|| {
@@ -66,7 +60,8 @@ impl Directive for Formula {
                 )
                 .with_label("not a status")
                 .with_hint(format!(
-                    "`status` is one of {STATUSES}{}",
+                    "`status` is one of {}{}",
+                    super::options::backticked(STATUSES),
                     super::options::did_you_mean(word.trim(), STATUSES)
                 ))
             })?;
@@ -76,8 +71,8 @@ impl Directive for Formula {
                     .as_deref()
                     .is_none_or(|s| s.trim().is_empty())
             {
-                let span = match raw.key_spans.get("source") {
-                    Some(key) => super::options::value_span(&cx.source, key.clone()),
+                let span = match options.key_span("source") {
+                    Some(key) => super::options::value_span(&cx.source, key),
                     None => super::options::value_span(&cx.source, span_of("status")),
                 };
                 return Err(cx
@@ -107,7 +102,7 @@ impl Directive for Formula {
         context.insert("title_html", &title);
         // Where the author's TeX starts in the source, when the YAML value is written
         // verbatim (plain or quoted without escapes): carets then point into it.
-        let tex_offset = raw.key_spans.get("tex").and_then(|key| {
+        let tex_offset = options.key_span("tex").and_then(|key| {
             let window = key.end..block.body.start.max(key.end);
             cx.source[window.clone()]
                 .find(options.tex.as_str())

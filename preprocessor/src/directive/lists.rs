@@ -24,7 +24,7 @@ fn render(
     block: &Block,
     cx: &mut Cx,
 ) -> Result<String, Diagnostic> {
-    let _: NoOptions = cx.options(block)?;
+    cx.options::<NoOptions>(block)?;
     let mut context = tera::Context::new();
     context.insert("id", &cx.fresh_id(name));
     context.insert("label", label);

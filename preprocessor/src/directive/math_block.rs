@@ -31,7 +31,7 @@ impl Directive for MathBlock {
     }
 
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
-        let options: Options = cx.options(block)?;
+        let options = cx.options::<Options>(block)?;
         let (tex, span, offset) = equation(block, cx);
         if tex.trim().is_empty() {
             return Err(cx

@@ -200,11 +200,14 @@ impl<'a> Cx<'a> {
         out
     }
 
-    /// The typed options of `block`.
-    pub fn options<T: DeserializeOwned>(&self, block: &Block) -> Result<T, Diagnostic> {
+    /// The typed options of `block`, with the span of each key (`options.span("tex")`).
+    pub fn options<T: DeserializeOwned>(
+        &self,
+        block: &Block,
+    ) -> Result<options::Typed<T>, Diagnostic> {
         let raw = options::raw_options(&self.source, block)
             .map_err(|e| self.error(e.span, e.message).with_hint(e.hint))?;
-        options::typed(&raw, block).map_err(|e| {
+        options::typed(raw, block).map_err(|e| {
             self.error(e.span, e.message)
                 .with_label("here")
                 .with_hint(e.hint)
@@ -586,11 +589,6 @@ impl<'a> Cx<'a> {
                     None => {
                         let known: Vec<&str> =
                             self.book.labels.keys().map(String::as_str).collect();
-                        let list = known
-                            .iter()
-                            .map(|k| format!("`{k}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ");
                         let d = self
                             .error(
                                 role.range.clone(),
@@ -599,7 +597,7 @@ impl<'a> Cx<'a> {
                             .with_label("no `math` or `formula` block has this label")
                             .with_hint(format!(
                                 "give an equation `:label: {label}`{}",
-                                options::did_you_mean(label, &list)
+                                options::did_you_mean(label, &known)
                             ));
                         self.diagnostics.push(d);
                         None
@@ -618,7 +616,7 @@ impl<'a> Cx<'a> {
                     .error(role.name_span.clone(), format!("unknown role `{other}`"))
                     .with_hint(format!(
                         "roles are written {{name}}`text`; known roles: `eq`, `calc`{}",
-                        options::did_you_mean(other, "`eq`, `calc`")
+                        options::did_you_mean(other, &["eq", "calc"])
                     ));
                 self.diagnostics.push(d);
                 None

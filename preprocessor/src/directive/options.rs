@@ -3,16 +3,25 @@
 //! Both option syntaxes become one JSON object first (`:key: value` lines: plain
 //! strings, except numbers, booleans and `[...]` lists; a YAML block:
 //! parsed with serde-saphyr), then each directive deserializes its own options struct
-//! (serde, `deny_unknown_fields`) from it.
+//! (serde, `deny_unknown_fields`) from it, as a [`Typed`] that keeps each key's span.
+//!
+//! Diagnostics never read serde's message text: the options are deserialized through
+//! [`de::ObjectDe`] with our own error type, [`de::Problem`], so an unknown key arrives
+//! as `unknown_field(key, expected)`, where `expected` is the options struct's own list
+//! of keys (serde's derive passes its field names, renames applied), and a missing
+//! option as `missing_field(key)`. Every "did you mean" goes through [`suggest`].
+
+mod de;
 
 use std::collections::BTreeMap;
-use std::ops::Range;
+use std::ops::{Deref, Range};
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::block::{Block, OptionsSyntax};
 use crate::frontmatter::offset_of;
+use de::{ObjectDe, Problem};
 
 /// Options as a JSON object plus where each key is written.
 #[derive(Debug, Clone, Default)]
@@ -27,6 +36,46 @@ impl RawOptions {
     /// The text value of `key`, if it is a string (for `degrade`, which never fails).
     pub fn text(&self, key: &str) -> Option<&str> {
         self.value.get(key).and_then(|v| v.as_str())
+    }
+}
+
+/// A directive's typed options with the span of each key the author wrote: the
+/// options struct through `Deref`, spans through [`Typed::span`].
+#[derive(Debug, Clone)]
+pub struct Typed<T> {
+    value: T,
+    raw: RawOptions,
+    fallback: Range<usize>,
+}
+
+impl<T> Typed<T> {
+    /// The span of `key`, or of the directive's opening line when the key is not
+    /// written (an error about a default value points at the directive).
+    pub fn span(&self, key: &str) -> Range<usize> {
+        self.key_span(key).unwrap_or_else(|| self.fallback.clone())
+    }
+
+    /// The span of `key`, when the author wrote it.
+    pub fn key_span(&self, key: &str) -> Option<Range<usize>> {
+        self.raw.key_spans.get(key).cloned()
+    }
+
+    /// The options as written (JSON values and key spans).
+    pub fn raw(&self) -> &RawOptions {
+        &self.raw
+    }
+
+    /// The options struct.
+    pub fn into_inner(self) -> T {
+        self.value
+    }
+}
+
+impl<T> Deref for Typed<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.value
     }
 }
 
@@ -287,8 +336,13 @@ fn yaml_key_span(yaml: &str, base: usize, key: &str) -> Range<usize> {
 }
 
 /// Deserializes typed options; errors name the key and point at it.
-pub fn typed<T: DeserializeOwned>(raw: &RawOptions, block: &Block) -> Result<T, OptionError> {
-    typed_at(raw, block, block.name_span.clone(), None)
+pub fn typed<T: DeserializeOwned>(raw: RawOptions, block: &Block) -> Result<Typed<T>, OptionError> {
+    let value = typed_at(&raw, block, block.name_span.clone(), None)?;
+    Ok(Typed {
+        value,
+        raw,
+        fallback: block.opener.clone(),
+    })
 }
 
 /// [`typed`] for the options (`item == None`) or one list item; `fallback` is where an
@@ -299,84 +353,78 @@ fn typed_at<T: DeserializeOwned>(
     fallback: Range<usize>,
     item: Option<usize>,
 ) -> Result<T, OptionError> {
-    let value = Value::Object(raw.value.clone());
-    serde_path_to_error::deserialize(value).map_err(|err| {
+    serde_path_to_error::deserialize(ObjectDe(&raw.value)).map_err(|err| {
         let path = err.path().to_string();
         let key = path.split(['.', '[']).next().unwrap_or("").to_string();
-        let inner = err.inner().to_string();
-        let unknown = inner
-            .strip_prefix("unknown field `")
-            .and_then(|r| r.split('`').next())
-            .map(str::to_string);
+        let problem = err.into_inner();
+        let unknown = match &problem {
+            Problem::UnknownField { field, expected } => Some((field.as_str(), *expected)),
+            _ => None,
+        };
         let span = unknown
-            .as_deref()
-            .and_then(|k| raw.key_spans.get(k))
+            .and_then(|(k, _)| raw.key_spans.get(k))
             .or_else(|| raw.key_spans.get(&key))
             .cloned()
             .unwrap_or(fallback);
-        if let Some(n) = item {
-            let what = format!("item {} of `{}`", n + 1, block.name);
-            let (message, hint) = if let Some(k) = unknown {
-                let valid = inner.split("expected ").nth(1).unwrap_or("").to_string();
-                let suggestion = did_you_mean(&k, &valid);
-                (
-                    format!("unknown key `{k}` in {what}"),
-                    format!("valid keys: {valid}{suggestion}"),
-                )
-            } else if inner.starts_with("missing field") {
-                let field = inner.split('`').nth(1).unwrap_or("?");
-                (
-                    format!("{what} needs the key `{field}`"),
-                    format!("add `{field}: ...` to this item"),
-                )
-            } else {
-                (
-                    format!("{what}, key `{path}`: {inner}"),
-                    "see the author guide for this directive's options".into(),
-                )
-            };
-            return OptionError {
-                span,
-                message,
-                hint,
-            };
-        }
-        let top_level = path == "." || path.is_empty();
-        let (message, hint) = if let Some(k) = unknown {
-            let valid = inner.split("expected ").nth(1).unwrap_or("").to_string();
-            let suggestion = did_you_mean(&k, &valid);
-            let parent = path.strip_suffix(&format!(".{k}")).unwrap_or(&path);
-            if top_level || parent == k {
-                (
-                    format!("unknown option `{k}` for directive `{}`", block.name),
-                    if valid.is_empty() {
-                        format!("`{}` takes no options; remove this line", block.name)
-                    } else {
-                        format!("valid options: {valid}{suggestion}")
-                    },
-                )
-            } else {
-                (
-                    format!("unknown key `{k}` in option `{parent}`"),
-                    format!("valid keys: {valid}{suggestion}"),
-                )
+        let (message, hint) = match (item, unknown, &problem) {
+            (Some(n), Some((k, expected)), _) => (
+                format!("unknown key `{k}` in item {} of `{}`", n + 1, block.name),
+                format!(
+                    "valid keys: {}{}",
+                    one_of(expected),
+                    did_you_mean(k, expected)
+                ),
+            ),
+            (Some(n), None, Problem::MissingField(field)) => (
+                format!("item {} of `{}` needs the key `{field}`", n + 1, block.name),
+                format!("add `{field}: ...` to this item"),
+            ),
+            (Some(n), None, _) => (
+                format!(
+                    "item {} of `{}`, key `{path}`: {problem}",
+                    n + 1,
+                    block.name
+                ),
+                "see the author guide for this directive's options".into(),
+            ),
+            (None, Some((k, expected)), _) => {
+                let parent = path.strip_suffix(&format!(".{k}")).unwrap_or(&path);
+                if path == "." || path.is_empty() || parent == k {
+                    (
+                        format!("unknown option `{k}` for directive `{}`", block.name),
+                        if expected.is_empty() {
+                            format!("`{}` takes no options; remove this line", block.name)
+                        } else {
+                            format!(
+                                "valid options: {}{}",
+                                one_of(expected),
+                                did_you_mean(k, expected)
+                            )
+                        },
+                    )
+                } else {
+                    (
+                        format!("unknown key `{k}` in option `{parent}`"),
+                        format!(
+                            "valid keys: {}{}",
+                            one_of(expected),
+                            did_you_mean(k, expected)
+                        ),
+                    )
+                }
             }
-        } else if inner.starts_with("missing field") && top_level {
-            let field = inner.split('`').nth(1).unwrap_or("?");
-            (
+            (None, None, Problem::MissingField(field)) if path == "." || path.is_empty() => (
                 format!("directive `{}` needs the option `{field}`", block.name),
                 format!("add a line `:{field}: ...` after the opening line"),
-            )
-        } else if path == "." || path.is_empty() {
-            (
-                format!("invalid options for `{}`: {inner}", block.name),
+            ),
+            (None, None, _) if path == "." || path.is_empty() => (
+                format!("invalid options for `{}`: {problem}", block.name),
                 "see the author guide for this directive's options".into(),
-            )
-        } else {
-            (
-                format!("option `{path}`: {inner}"),
+            ),
+            (None, None, _) => (
+                format!("option `{path}`: {problem}"),
                 "see the author guide for this directive's options".into(),
-            )
+            ),
         };
         OptionError {
             span,
@@ -403,18 +451,40 @@ pub fn value_span(source: &str, key: Range<usize>) -> Range<usize> {
     }
 }
 
-/// ", did you mean `x`?" when a candidate in a serde "one of `a`, `b`" list is close.
-pub fn did_you_mean(word: &str, candidates: &str) -> String {
-    let best = candidates
-        .split('`')
-        .skip(1)
-        .step_by(2)
-        .map(|c| (strsim::jaro_winkler(word, c), c))
+/// The candidate closest to `word` (Jaro–Winkler similarity above 0.8), for "did you
+/// mean". The one place a misspelled name is matched: options, directive names, roles,
+/// statuses, widgets and their parameters, check kinds and `calc` names.
+pub fn suggest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    candidates
+        .iter()
+        .map(|c| (strsim::jaro_winkler(word, c), *c))
         .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0));
-    match best {
-        Some((_, c)) => format!("; did you mean `{c}`?"),
-        None => String::new(),
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
+/// `"; did you mean `x`?"` when [`suggest`] finds a candidate, else nothing.
+pub fn did_you_mean(word: &str, candidates: &[&str]) -> String {
+    suggest(word, candidates).map_or_else(String::new, |c| format!("; did you mean `{c}`?"))
+}
+
+/// `` `a`, `b`, `c` `` for messages.
+pub fn backticked(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// An options struct's keys as a hint lists them: `` `a` ``, `` `a` or `b` ``,
+/// `` one of `a`, `b`, `c` `` (serde's own wording, which the snapshots pin).
+fn one_of(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [a] => format!("`{a}`"),
+        [a, b] => format!("`{a}` or `{b}`"),
+        _ => format!("one of {}", backticked(names)),
     }
 }
 
@@ -437,7 +507,7 @@ mod tests {
     fn parse(src: &str) -> Result<Opts, OptionError> {
         let (blocks, _) = find_blocks(src, 0..src.len());
         let raw = raw_options(src, &blocks[0])?;
-        typed(&raw, &blocks[0])
+        typed(raw, &blocks[0]).map(Typed::into_inner)
     }
 
     #[test]

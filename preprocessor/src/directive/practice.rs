@@ -21,7 +21,7 @@ impl Directive for Practice {
     }
 
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
-        let _: NoOptions = cx.options(block)?;
+        cx.options::<NoOptions>(block)?;
         let mut context = tera::Context::new();
         context.insert("id", &cx.fresh_id("practice"));
         if !block.argument.is_empty() {
@@ -44,7 +44,7 @@ impl Directive for Solution {
     }
 
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
-        let _: NoOptions = cx.options(block)?;
+        cx.options::<NoOptions>(block)?;
         let mut context = tera::Context::new();
         let summary = if block.argument.is_empty() {
             "Solution sketch".to_string()

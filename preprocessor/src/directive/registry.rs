@@ -64,12 +64,9 @@ pub fn names() -> Vec<&'static str> {
 
 /// "did you mean" + the list, for an unknown directive name.
 pub fn unknown_hint(name: &str) -> String {
-    let list = names()
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let suggestion = super::options::did_you_mean(name, &list);
+    let names = names();
+    let list = super::options::backticked(&names);
+    let suggestion = super::options::did_you_mean(name, &names);
     format!("known directives: {list}{suggestion}")
 }
 

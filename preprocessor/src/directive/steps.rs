@@ -48,13 +48,8 @@ impl Directive for Steps {
     }
 
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
-        let options: Options = cx.options(block)?;
-        let raw = super::options::raw_options(&cx.source, block).unwrap_or_default();
-        let legend_span = raw
-            .key_spans
-            .get("legend")
-            .cloned()
-            .unwrap_or(block.opener.clone());
+        let options = cx.options::<Options>(block)?;
+        let legend_span = options.span("legend");
         let mut legend = Vec::new();
         for entry in &options.legend {
             legend.push(LegendHtml {
@@ -87,8 +82,8 @@ impl Directive for Steps {
         let mut out = format!("**{title}**\n\n");
         let legend = super::options::raw_options(&cx.source, block)
             .ok()
-            .and_then(|raw| super::options::typed::<Options>(&raw, block).ok())
-            .map(|o| o.legend)
+            .and_then(|raw| super::options::typed::<Options>(raw, block).ok())
+            .map(|o| o.into_inner().legend)
             .unwrap_or_default();
         for entry in &legend {
             out.push_str(&format!(

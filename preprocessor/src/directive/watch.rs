@@ -71,14 +71,8 @@ impl Directive for Watch {
     }
 
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
-        let options: Options = cx.options(block)?;
-        let raw = super::options::raw_options(&cx.source, block).unwrap_or_default();
-        let span_of = |key: &str| {
-            raw.key_spans
-                .get(key)
-                .cloned()
-                .unwrap_or(block.opener.clone())
-        };
+        let options = cx.options::<Options>(block)?;
+        let span_of = |key: &str| options.span(key);
         let url = options.url.trim();
         if !web_url(url) {
             return Err(cx

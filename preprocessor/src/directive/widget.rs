@@ -30,15 +30,6 @@ use crate::templates::Slot;
 /// The `widget` directive.
 pub struct Widget;
 
-/// `` `a`, `b` `` for messages.
-fn backticked<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
-    names
-        .into_iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// An options value (JSON, from `options::raw_options`) as a widget parameter.
 fn to_param(v: &serde_json::Value) -> Value {
     match v {
@@ -120,7 +111,8 @@ fn param_diagnostic(cx: &Cx, block: &Block, raw: &RawOptions, err: &ParamError) 
         .map(|(_, _, p)| *p);
     if err.param.is_empty() {
         if docs.is_none() {
-            let list = backticked(mathcourse_widgets::names());
+            let names = mathcourse_widgets::names();
+            let list = options::backticked(&names);
             let (message, label) = if kind.is_empty() {
                 (
                     "`widget` needs the name of a widget".to_string(),
@@ -137,7 +129,7 @@ fn param_diagnostic(cx: &Cx, block: &Block, raw: &RawOptions, err: &ParamError) 
                 .with_label(label)
                 .with_hint(format!(
                     "write `:::{{widget}} <name>`; the widgets are: {list}{}",
-                    options::did_you_mean(kind, &list)
+                    options::did_you_mean(kind, &names)
                 ));
         }
         return cx
@@ -174,7 +166,8 @@ fn param_diagnostic(cx: &Cx, block: &Block, raw: &RawOptions, err: &ParamError) 
         return d;
     }
     if !err.valid.is_empty() {
-        let list = backticked(err.valid.iter().map(String::as_str));
+        let valid: Vec<&str> = err.valid.iter().map(String::as_str).collect();
+        let list = options::backticked(&valid);
         return cx
             .error(
                 span,
@@ -183,7 +176,7 @@ fn param_diagnostic(cx: &Cx, block: &Block, raw: &RawOptions, err: &ParamError) 
             .with_label("not a parameter of this widget")
             .with_hint(format!(
                 "valid parameters: {list}{}",
-                options::did_you_mean(&err.param, &list)
+                options::did_you_mean(&err.param, &valid)
             ));
     }
     let hint = docs

@@ -28,7 +28,7 @@ impl Directive for WidgetReference {
     }
 
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
-        let _: NoOptions = cx.options(block)?;
+        cx.options::<NoOptions>(block)?;
         let mut out = String::from("\n<div class=\"mc-widget-reference\">\n");
         for (name, summary, params) in mathcourse_widgets::CATALOG {
             out.push_str(&format!(

@@ -30,8 +30,9 @@ use mathcourse_core::round::matches_stated;
 use mathcourse_core::CoreError;
 use serde_json::Value;
 
+use super::compare::{exact, fmt_computed, fmt_rounded, precision};
 use super::stated::{self, Num, Stated};
-use super::{exact, fmt_computed, fmt_rounded, precision, tex, Line, Run};
+use super::{tex, Line, Run};
 use crate::diagnostic::Diagnostic;
 use crate::directive::options;
 use crate::directive::Cx;
@@ -78,7 +79,7 @@ impl Names {
             .map(|(_, k)| *k)
     }
 
-    fn candidates(&self, kind: Kind, params: &[String]) -> String {
+    fn candidates(&self, kind: Kind, params: &[String]) -> Vec<String> {
         let mut names: Vec<String> = self
             .defined
             .iter()
@@ -92,11 +93,13 @@ impl Names {
             names.extend(params.iter().cloned());
         }
         names
-            .iter()
-            .map(|n| format!("`{n}`"))
-            .collect::<Vec<_>>()
-            .join(", ")
     }
+}
+
+/// "; did you mean `x`?" for a name among `candidates`.
+fn names_hint(name: &str, candidates: &[String]) -> String {
+    let candidates: Vec<&str> = candidates.iter().map(String::as_str).collect();
+    options::did_you_mean(name, &candidates)
 }
 
 /// Checks that every name used on a line (in `text`, from byte `from` on) is
@@ -138,12 +141,12 @@ fn check_names(
                             format!(
                                 "define it on a line above, `{}(x) = …`, or use a built-in function{}",
                                 u.name,
-                                options::did_you_mean(&u.name, &list)
+                                names_hint(&u.name, &list)
                             )
                         } else {
                             format!(
                                 "use a built-in function: sqrt exp ln sin cos sum mean variance std norm dot len softmax min max{}",
-                                options::did_you_mean(&u.name, &list)
+                                names_hint(&u.name, &list)
                             )
                         },
                     ));
@@ -169,7 +172,7 @@ fn check_names(
             if in_lines {
                 format!(
                     "a line may use only the names defined on the lines above it{}",
-                    options::did_you_mean(&u.name, &list)
+                    names_hint(&u.name, &list)
                 )
             } else {
                 "an inline `{calc}` uses numbers, `pi`, `e` and functions only; for names, use a `{check} calc` block".to_string()
@@ -268,7 +271,7 @@ pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
                 .with_label("not an option of `calc`")
                 .with_hint(format!(
                     "`calc` takes `lines` and `expect`{}",
-                    options::did_you_mean(key, "`lines`, `expect`")
+                    options::did_you_mean(key, &["lines", "expect"])
                 )));
         }
     }
@@ -436,12 +439,12 @@ pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
     let mut shown: HashMap<String, (String, String, &'static str, &'static str)> = HashMap::new();
     for (name, key_span, value_span, st) in stated {
         let Some(line) = done.iter().find(|d| d.name == name) else {
-            let list = done
+            let defined: Vec<&str> = done
                 .iter()
                 .filter(|d| d.value.is_some())
-                .map(|d| format!("`{}`", d.name))
-                .collect::<Vec<_>>()
-                .join(", ");
+                .map(|d| d.name.as_str())
+                .collect();
+            let list = options::backticked(&defined);
             return Err(cx
                 .error(
                     key_span,
@@ -450,7 +453,7 @@ pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
                 .with_label("not defined in `lines`")
                 .with_hint(format!(
                     "the values defined are {list}{}",
-                    options::did_you_mean(&name, &list)
+                    options::did_you_mean(&name, &defined)
                 )));
         };
         let what = format!("expect.{name}");
@@ -620,6 +623,33 @@ fn flow_value_span(source: &str, key_end: usize, end: usize) -> Range<usize> {
     start..(key_end + colon + value.trim_end().len()).max(start)
 }
 
+/// The text of the role at `whole` as written in `source`, and where it starts. A code
+/// span's text has its line endings turned into spaces, so a role wrapped across lines
+/// is not at `at` verbatim; every offset this module computes must be a byte of the
+/// source (a fuzzer found a caret inside `≈`).
+fn as_written<'s>(
+    source: &'s str,
+    content: &'s str,
+    at: usize,
+    whole: &Range<usize>,
+) -> (&'s str, usize) {
+    if source.get(at..at + content.len()) == Some(content) {
+        return (content, at);
+    }
+    let Some(text) = source.get(whole.clone()) else {
+        return ("", whole.start);
+    };
+    let Some(open) = text.find('`') else {
+        return ("", whole.start);
+    };
+    let ticks = text[open..].len() - text[open..].trim_start_matches('`').len();
+    let inner = &text[open + ticks..];
+    let inner = inner
+        .strip_suffix(&text[open..open + ticks])
+        .unwrap_or(inner);
+    (inner, whole.start + open + ticks)
+}
+
 /// The inline role `` {calc}`sqrt(4 + 0 + 1) ≈ 2.24` ``: the TeX to show, or the
 /// diagnostic. `at` is where `content` starts in the chapter source.
 pub fn role(
@@ -628,12 +658,10 @@ pub fn role(
     at: Option<usize>,
     whole: Range<usize>,
 ) -> Result<String, Diagnostic> {
-    // Offsets inside `content`, to chapter bytes: exact when the content is written
-    // verbatim at `at`, else (a code span across lines) the whole role.
-    let place = |r: Range<usize>| match at {
-        Some(at) => at + r.start..at + r.end,
-        None => whole.clone(),
-    };
+    // The role as written (a code span across lines reads its line ending as a space),
+    // so that every offset inside `content` is a byte of the chapter.
+    let (content, at) = as_written(&cx.source, content, at.unwrap_or(whole.start), &whole);
+    let place = |r: Range<usize>| at + r.start..at + r.end;
     let hint = "write an expression, a relation and the stated value: {calc}`sqrt(4 + 0 + 1) ≈ 2.24` (`=`, `≈` or `\\approx`)";
     let relation = ["≈", "\\approx", "="]
         .iter()
@@ -769,7 +797,7 @@ mod tests {
         let out = render("About {calc}`1/e ≈\n0.368`, one nat.\n");
         assert!(out.contains("class=\"katex\""), "{out}");
         let e = errors("Wrong: {calc}`1/e ≈\n0.37é`.\n");
-        assert!(e.contains("src/t.md:1:8"), "{e}");
+        assert!(e.contains("src/t.md:2:1"), "{e}");
         let e = errors("Wrong: {calc}`sqrt(2) ≈ 1.42`.\n");
         assert!(e.contains("stated 1.42, computed 1.4142"), "{e}");
         assert!(e.contains("src/t.md:1:25"), "{e}");

@@ -433,3 +433,32 @@ fn computation_line_is_typeset_and_degrades_to_text() {
         out.content
     );
 }
+
+#[test]
+fn kinds_are_listed_once() {
+    let mut names: Vec<&str> = super::KINDS.iter().map(|(name, _)| *name).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), super::KINDS.len());
+}
+
+/// A `{calc}` role wrapped across lines (its code span text has the line ending as a
+/// space) is read as written: a right value passes, a wrong one is pointed at exactly,
+/// and a caret never lands inside a character (a fuzzer found one inside `≈`).
+#[test]
+fn a_calc_role_wrapped_across_lines_is_read_as_written() {
+    let out = run("The root is {calc}`sqrt(2)\n≈ 1.41`, as stated.\n", true);
+    assert!(
+        out.diagnostics.is_empty(),
+        "{}",
+        crate::diagnostic::render_all(&out.diagnostics, false)
+    );
+    let src = "The root is {calc}`sqrt(2)\n≈ 1.52`, as stated.\n";
+    let out = run(src, true);
+    assert_eq!(out.diagnostics.len(), 1);
+    assert_eq!(&src[out.diagnostics[0].span.clone()], "1.52");
+    let src = "{calc}`sqrt(2) ≈ 1.41r\nahead and\nonly`, but\n";
+    let out = run(src, true);
+    assert_eq!(out.diagnostics.len(), 1);
+    assert!(src.get(out.diagnostics[0].span.clone()).is_some());
+}
