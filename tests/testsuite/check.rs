@@ -147,7 +147,7 @@ fn calc_errors_point_into_lines_and_roles() {
         "the vectors have 2 and 3 entries",
         "`expect` names `b`, which no line defines",
         "`a` is defined twice",
-        "unknown option `tolerance` of `{check} calc`",
+        "unknown option `tolerance` for `{check} calc`",
         "`a` is a value, not a function",
         "stated 1.74, computed 1.7321 (checked to 2 decimals)",
         "did you mean `sqrt`?",

@@ -255,32 +255,23 @@ const RHS: usize = 1 << 30;
 
 const HINT: &str = "write `name = expression` (a value) or `f(x) = expression` (a function) with + - * / ^, numbers, vectors `[1, 2, 3]`, the names defined above, and functions such as sqrt exp ln sum mean variance std norm dot softmax min max";
 
+/// The options of a `calc` check, read as JSON values: their numbers are read again
+/// from the source with their spans ([`stated`]).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CalcOptions {
+    lines: Value,
+    #[serde(default)]
+    #[allow(dead_code)] // read from the raw options, with spans
+    expect: Option<Value>,
+}
+
 /// Runs a `calc` check.
 pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
     let cx = run.cx;
-    for key in run.raw.value.keys() {
-        if key != "lines" && key != "expect" {
-            let span = run
-                .raw
-                .key_spans
-                .get(key)
-                .cloned()
-                .unwrap_or_else(|| run.block.opener.clone());
-            return Err(cx
-                .error(span, format!("unknown option `{key}` of `{{check}} calc`"))
-                .with_label("not an option of `calc`")
-                .with_hint(format!(
-                    "`calc` takes `lines` and `expect`{}",
-                    options::did_you_mean(key, &["lines", "expect"])
-                )));
-        }
-    }
-    let Some(lines_value) = run.raw.value.get("lines") else {
-        return Err(cx
-            .error(run.block.opener.clone(), "`{check} calc` needs `lines`")
-            .with_label("no `lines` option")
-            .with_hint("list the computation, one definition per line:\nlines:\n  - mu = (1 + 2 + 3)/3\nexpect:\n  mu: 2"));
-    };
+    // Unknown keys and wrong shapes are reported the standard way, from the type.
+    let typed: CalcOptions = run.options()?;
+    let lines_value = &typed.lines;
     let lines_span = run.span("lines");
     let Some(lines) = written_lines(lines_value, &cx.source, lines_span.clone()) else {
         return Err(cx
