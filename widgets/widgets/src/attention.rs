@@ -40,11 +40,12 @@
 //! `entropy`, `dk`, `weight-<j>` (bar j, in %), `cell-<i>-<j>` (heatmap, in %).
 
 use core::f64::consts::LN_2;
+use crate::{put, text};
 
 use mathcourse_core::rng::Rng;
 use mathcourse_core::{attention, info, softmax};
 
-use crate::fmt::{clamp, Put};
+use crate::fmt::clamp;
 use crate::svg::{esc, push_slider};
 use crate::{Event, ParamError, Params, Widget};
 
@@ -160,21 +161,15 @@ impl Attention {
     }
 
     fn token_row(&self, out: &mut String) {
-        out.s("<div class=\"mc-w-att-tokens\" role=\"radiogroup\" aria-label=\"Query token\">");
+        put!(out; "<div class=\"mc-w-att-tokens\" role=\"radiogroup\" aria-label=\"Query token\">");
         for (i, tok) in self.tokens.iter().enumerate() {
             let selected = i == self.query;
-            out.s(if selected {
-                "<button type=\"button\" class=\"mc-w-token mc-w-token-selected\" role=\"radio\" aria-checked=\"true\" tabindex=\"0\""
-            } else {
-                "<button type=\"button\" class=\"mc-w-token\" role=\"radio\" aria-checked=\"false\" tabindex=\"-1\""
-            })
-            .s(" data-action=\"query-")
-            .u(i)
-            .s("\" data-key=\"query\">")
-            .e(tok)
-            .s("</button>");
+            put!(out;
+                s(if selected { "<button type=\"button\" class=\"mc-w-token mc-w-token-selected\" role=\"radio\" aria-checked=\"true\" tabindex=\"0\"" } else { "<button type=\"button\" class=\"mc-w-token\" role=\"radio\" aria-checked=\"false\" tabindex=\"-1\"" })
+                " data-action=\"query-" u(i) "\" data-key=\"query\">" e(tok) "</button>"
+            );
         }
-        out.s("</div>");
+        put!(out; "</div>");
     }
 
     fn bars(&self, out: &mut String, id: &str, nums: &Numbers) {
@@ -183,67 +178,37 @@ impl Attention {
         let (w, h, base, top_y, left) = (320.0, 132.0, 104.0, 18.0, 4.0);
         let col = (w - 2.0 * left) / n as f64;
         let max_chars = ((col / 6.2).floor() as usize).max(2);
-        out.s("<svg class=\"mc-w-svg mc-w-att-bars-svg\" viewBox=\"0 0 ")
-            .c(w)
-            .s(" ")
-            .c(h)
-            .s("\" role=\"img\" aria-labelledby=\"")
-            .s(id)
-            .s("-bars-title\"><title id=\"")
-            .s(id)
-            .s("-bars-title\">Attention weights of “")
-            .e(&self.tokens[self.query])
-            .s("”: ");
+        put!(out;
+            "<svg class=\"mc-w-svg mc-w-att-bars-svg\" viewBox=\"0 0 " c(w) " " c(h)
+            "\" role=\"img\" aria-labelledby=\"" s(id) "-bars-title\"><title id=\"" s(id)
+            "-bars-title\">Attention weights of “" e(&self.tokens[self.query]) "”: "
+        );
         for (j, (t, p)) in self.tokens.iter().zip(row).enumerate() {
             if j > 0 {
-                out.s(", ");
+                put!(out; ", ");
             }
-            out.e(t).s(" ").n(p * 100.0, 0).s("%");
+            put!(out; e(t) " " n(p * 100.0, 0) "%");
         }
         // Grouped, so the page swaps the bars in one piece when they change.
-        out.s("</title><g class=\"mc-w-att-bars\">");
+        put!(out; "</title><g class=\"mc-w-att-bars\">");
         for (j, p) in row.iter().enumerate() {
             let x = left + j as f64 * col;
             let bh = p * (base - top_y);
             let cx = x + col / 2.0;
-            out.s(if j == nums.top {
-                "<rect class=\"mc-w-att-bar mc-w-att-bar-top\""
-            } else {
-                "<rect class=\"mc-w-att-bar\""
-            })
-            .s(" x=\"")
-            .c(x + col * 0.15)
-            .s("\" y=\"")
-            .c(base - bh)
-            .s("\" width=\"")
-            .c(col * 0.7)
-            .s("\" height=\"")
-            .c(bh)
-            .s("\"/><text class=\"mc-w-att-bar-value\" x=\"")
-            .c(cx)
-            .s("\" y=\"")
-            .c(base - bh - 4.0)
-            .s("\" text-anchor=\"middle\" font-size=\"10\" data-value=\"weight-")
-            .u(j)
-            .s("\">")
-            .n(p * 100.0, 0)
-            .s("%</text><text class=\"mc-w-att-bar-label\" x=\"")
-            .c(cx)
-            .s("\" y=\"")
-            .c(base + 16.0)
-            .s("\" text-anchor=\"middle\" font-size=\"11\">")
-            .e(&short(&self.tokens[j], max_chars))
-            .s("</text>");
+            put!(out;
+                s(if j == nums.top { "<rect class=\"mc-w-att-bar mc-w-att-bar-top\"" } else { "<rect class=\"mc-w-att-bar\"" })
+                " x=\"" c(x + col * 0.15) "\" y=\"" c(base - bh) "\" width=\"" c(col * 0.7)
+                "\" height=\"" c(bh) "\"/><text class=\"mc-w-att-bar-value\" x=\"" c(cx) "\" y=\""
+                c(base - bh - 4.0) "\" text-anchor=\"middle\" font-size=\"10\" data-value=\"weight-"
+                u(j) "\">" n(p * 100.0, 0) "%</text><text class=\"mc-w-att-bar-label\" x=\"" c(cx)
+                "\" y=\"" c(base + 16.0) "\" text-anchor=\"middle\" font-size=\"11\">"
+                e(&short(&self.tokens[j], max_chars)) "</text>"
+            );
         }
-        out.s("</g><line class=\"mc-w-axis\" x1=\"")
-            .c(left)
-            .s("\" y1=\"")
-            .c(base)
-            .s("\" x2=\"")
-            .c(w - left)
-            .s("\" y2=\"")
-            .c(base)
-            .s("\"/></svg>");
+        put!(out;
+            "</g><line class=\"mc-w-axis\" x1=\"" c(left) "\" y1=\"" c(base) "\" x2=\"" c(w - left)
+            "\" y2=\"" c(base) "\"/></svg>"
+        );
     }
 
     fn heatmap(&self, out: &mut String, id: &str, nums: &Numbers) {
@@ -253,114 +218,93 @@ impl Attention {
         let h = head_h + cell * n as f64 + 4.0;
         let font = clamp(cell * 0.36, 8.0, 12.0);
         let col_chars = ((cell / 6.2).floor() as usize).max(2);
-        out.s("<svg class=\"mc-w-svg mc-w-att-heatmap-svg\" viewBox=\"0 0 ")
-            .c(w)
-            .s(" ")
-            .c(h)
-            .s("\" role=\"img\" aria-labelledby=\"")
-            .s(id)
-            .s("-heat-title\"><title id=\"")
-            .s(id)
-            .s("-heat-title\">Attention heatmap: row i is query token i, column j key token j, each cell the weight in percent (darker = more); each row sums to 100. The selected row, “")
-            .e(&self.tokens[self.query])
-            .s("”, is outlined.</title>");
+        put!(out;
+            "<svg class=\"mc-w-svg mc-w-att-heatmap-svg\" viewBox=\"0 0 " c(w) " " c(h)
+            "\" role=\"img\" aria-labelledby=\"" s(id) "-heat-title\"><title id=\"" s(id)
+            "-heat-title\">Attention heatmap: row i is query token i, column j key token j, each cell the weight in percent (darker = more); each row sums to 100. The selected row, “"
+            e(&self.tokens[self.query]) "”, is outlined.</title>"
+        );
         // Labels and cells: one HTML grid in a foreignObject (a corner, the column labels,
         // then per row its label and one span per cell with its value and a shade class for
         // the weight rounded to 10 %, `mc-w-heat-k0` … `k10`). HTML elements are several
         // times cheaper for the page to parse than SVG texts, and the loader swaps the
         // whole grid in one step.
-        out.s("<foreignObject x=\"0\" y=\"0\" width=\"")
-            .c(label_w + cell * n as f64)
-            .s("\" height=\"")
-            .c(head_h + cell * n as f64)
-            .s("\"><div class=\"mc-w-heat-grid mc-w-heat-n")
-            .u(n)
-            .s("\" style=\"font-size:")
-            .c(font)
-            .s("px\"><span></span>");
+        put!(out;
+            "<foreignObject x=\"0\" y=\"0\" width=\"" c(label_w + cell * n as f64) "\" height=\""
+            c(head_h + cell * n as f64) "\"><div class=\"mc-w-heat-grid mc-w-heat-n" u(n)
+            "\" style=\"font-size:" c(font) "px\"><span></span>"
+        );
         for tok in &self.tokens {
-            out.s("<span class=\"mc-w-heat-label mc-w-heat-col\">")
-                .e(&short(tok, col_chars))
-                .s("</span>");
+            put!(out;
+                "<span class=\"mc-w-heat-label mc-w-heat-col\">" e(&short(tok, col_chars)) "</span>"
+            );
         }
         for (i, row) in nums.matrix.iter().enumerate() {
-            out.s(if i == self.query {
-                "<span class=\"mc-w-heat-label mc-w-heat-row mc-w-heat-label-selected\">▸ "
-            } else {
-                "<span class=\"mc-w-heat-label mc-w-heat-row\">"
-            })
-            .e(&short(&self.tokens[i], 8))
-            .s("</span>");
+            put!(out;
+                s(if i == self.query { "<span class=\"mc-w-heat-label mc-w-heat-row mc-w-heat-label-selected\">▸ " } else { "<span class=\"mc-w-heat-label mc-w-heat-row\">" })
+                e(&short(&self.tokens[i], 8)) "</span>"
+            );
             for (j, &p) in row.iter().enumerate() {
                 let k = (clamp(p, 0.0, 1.0) * SHADES).round() as usize;
-                out.s("<span class=\"mc-w-heat-k")
-                    .u(k)
-                    .s(if p >= 0.5 {
-                        " mc-w-heat-value-strong\" data-value=\"cell-"
-                    } else {
-                        "\" data-value=\"cell-"
-                    })
-                    .u(i)
-                    .s("-")
-                    .u(j)
-                    .s("\">")
-                    .n(p * 100.0, 0)
-                    .s("</span>");
+                put!(out;
+                    "<span class=\"mc-w-heat-k" u(k)
+                    s(if p >= 0.5 { " mc-w-heat-value-strong\" data-value=\"cell-" } else { "\" data-value=\"cell-" })
+                    u(i) "-" u(j) "\">" n(p * 100.0, 0) "</span>"
+                );
             }
         }
-        out.s("</div></foreignObject>");
-        out.s("<rect class=\"mc-w-heat-selected\" fill=\"none\" x=\"")
-            .c(label_w)
-            .s("\" y=\"")
-            .c(head_h + self.query as f64 * cell)
-            .s("\" width=\"")
-            .c(cell * n as f64)
-            .s("\" height=\"")
-            .c(cell)
-            .s("\"/></svg>");
+        put!(out; "</div></foreignObject>");
+        put!(out;
+            "<rect class=\"mc-w-heat-selected\" fill=\"none\" x=\"" c(label_w) "\" y=\""
+            c(head_h + self.query as f64 * cell) "\" width=\"" c(cell * n as f64) "\" height=\""
+            c(cell) "\"/></svg>"
+        );
     }
 
     fn readouts(&self, out: &mut String, id: &str, nums: &Numbers) {
         let row = &nums.matrix[self.query];
         let raw = nums.raw[nums.top];
-        out.s("<dl class=\"mc-w-readouts\" id=\"")
-            .s(id)
-            .s("-readouts\" aria-live=\"polite\"><div><dt>top attention</dt><dd>“<span data-value=\"query\">")
-            .e(&self.tokens[self.query]);
+        put!(out;
+            "<dl class=\"mc-w-readouts\" id=\"" s(id)
+            "-readouts\" aria-live=\"polite\"><div><dt>top attention</dt><dd>“<span data-value=\"query\">"
+            e(&self.tokens[self.query])
+        );
         // All weights equal as shown (0.1 %): no token is "the most".
         let tied = row.iter().all(|w| (w - row[nums.top]).abs() < 5e-4);
         if tied {
-            out.s("</span>” attends equally to all ")
-                .u(self.tokens.len())
-                .s(" tokens (their scores are tied)");
+            put!(out;
+                "</span>” attends equally to all " u(self.tokens.len())
+                " tokens (their scores are tied)"
+            );
         } else {
-            out.s("</span>” attends most to “<strong data-value=\"top\">")
-                .e(&self.tokens[nums.top])
-                .s("</strong>”");
+            put!(out;
+                "</span>” attends most to “<strong data-value=\"top\">" e(&self.tokens[nums.top])
+                "</strong>”"
+            );
         }
-        out.s(" · <strong data-value=\"top-weight\">")
-            .n(row[nums.top] * 100.0, 1)
-            .s("%</strong></dd></div><div><dt>raw score q·k</dt><dd><span data-value=\"raw-score\">")
-            .n(raw, 2)
-            .s("</span>");
+        put!(out;
+            " · <strong data-value=\"top-weight\">" n(row[nums.top] * 100.0, 1)
+            "%</strong></dd></div><div><dt>raw score q·k</dt><dd><span data-value=\"raw-score\">"
+            n(raw, 2) "</span>"
+        );
         if self.scale {
-            out.s(" <span class=\"mc-w-expansion\">÷ √")
-                .u(self.dk)
-                .s(" = <span data-value=\"scaled-score\">")
-                .n(raw / (self.dk as f64).sqrt(), 2)
-                .s("</span></span>");
+            put!(out;
+                " <span class=\"mc-w-expansion\">÷ √" u(self.dk)
+                " = <span data-value=\"scaled-score\">" n(raw / (self.dk as f64).sqrt(), 2)
+                "</span></span>"
+            );
         } else {
-            out.s(" <span class=\"mc-w-expansion\">(unscaled: <span data-value=\"scaled-score\">")
-                .n(raw, 2)
-                .s("</span>)</span>");
+            put!(out;
+                " <span class=\"mc-w-expansion\">(unscaled: <span data-value=\"scaled-score\">"
+                n(raw, 2) "</span>)</span>"
+            );
         }
-        out.s("</dd></div><div><dt>row entropy</dt><dd><span data-value=\"entropy\">")
-            .n(nums.entropy_bits, 2)
-            .s("</span> bits <span class=\"mc-w-note\">(uniform over ")
-            .u(self.tokens.len())
-            .s(" tokens: ")
-            .n((self.tokens.len() as f64).ln() / LN_2, 2)
-            .s(" bits)</span></dd></div></dl>");
+        put!(out;
+            "</dd></div><div><dt>row entropy</dt><dd><span data-value=\"entropy\">"
+            n(nums.entropy_bits, 2) "</span> bits <span class=\"mc-w-note\">(uniform over "
+            u(self.tokens.len()) " tokens: " n((self.tokens.len() as f64).ln() / LN_2, 2)
+            " bits)</span></dd></div></dl>"
+        );
     }
 }
 
@@ -390,21 +334,16 @@ impl Widget for Attention {
             if t.trim().is_empty() {
                 return Err(ParamError::new(
                     "tokens",
-                    {
-                        let mut s = String::new();
-                        s.s("entry ").p(i + 1).s(" is empty");
-                        s
-                    },
+                    text!("entry " p(i + 1) " is empty"),
                 ));
             }
             if crate::fmt::char_count(t) > MAX_TOKEN_CHARS {
                 return Err(ParamError::new(
                     "tokens",
-                    {
-                        let mut s = String::new();
-                        s.s("entry ").p(i + 1).s(" (“").p(t).s("”) is longer than ").p(MAX_TOKEN_CHARS).s(" characters");
-                        s
-                    },
+                    text!(
+                        "entry " p(i + 1) " (“" p(t) "”) is longer than " p(MAX_TOKEN_CHARS)
+                        " characters"
+                    ),
                 ));
             }
         }
@@ -436,16 +375,17 @@ impl Widget for Attention {
         let id = esc(id);
         let nums = self.numbers();
         let mut out = String::with_capacity(12288);
-        out.s("<div class=\"mc-w-attention\"><p class=\"mc-w-note\" id=\"")
-            .s(&id)
-            .s("-pick\">Choose a query token (arrow keys move along the row):</p>");
+        put!(out;
+            "<div class=\"mc-w-attention\"><p class=\"mc-w-note\" id=\"" s(&id)
+            "-pick\">Choose a query token (arrow keys move along the row):</p>"
+        );
         self.token_row(&mut out);
         self.bars(&mut out, &id, &nums);
-        out.s("<div class=\"mc-w-side\">");
+        put!(out; "<div class=\"mc-w-side\">");
         self.readouts(&mut out, &id, &nums);
-        out.s("<fieldset class=\"mc-w-controls\"><legend>Attention settings</legend>");
+        put!(out; "<fieldset class=\"mc-w-controls\"><legend>Attention settings</legend>");
         let mut dk_shown = String::new();
-        dk_shown.u(self.dk);
+        put!(dk_shown; u(self.dk));
         push_slider(
             &mut out,
             &id,
@@ -454,27 +394,30 @@ impl Widget for Attention {
             (self.dk as f64, 1.0, MAX_DK as f64, 1.0),
             &dk_shown,
         );
-        out.s("<label class=\"mc-w-control mc-w-check\" for=\"")
-            .s(&id)
-            .s("-scale\"><input type=\"checkbox\" id=\"")
-            .s(&id)
-            .s("-scale\" name=\"scale\"")
-            .s(if self.scale { " checked" } else { "" })
-            .s("> <span class=\"mc-w-control-label\">scale by √d<sub>k</sub></span></label></fieldset></div>");
+        put!(out;
+            "<label class=\"mc-w-control mc-w-check\" for=\"" s(&id)
+            "-scale\"><input type=\"checkbox\" id=\"" s(&id) "-scale\" name=\"scale\""
+            s(if self.scale { " checked" } else { "" })
+            "> <span class=\"mc-w-control-label\">scale by √d<sub>k</sub></span></label></fieldset></div>"
+        );
         self.heatmap(&mut out, &id, &nums);
-        out.s("<p class=\"mc-w-note\">Each row is softmax(q·k<sub>j</sub>")
-            .s(if self.scale { " / √d<sub>k</sub>" } else { "" })
-            .s(") over the keys, using the first <span data-value=\"dk\">")
-            .u(self.dk)
-            .s("</span> components. ");
+        put!(out;
+            "<p class=\"mc-w-note\">Each row is softmax(q·k<sub>j</sub>"
+            s(if self.scale { " / √d<sub>k</sub>" } else { "" })
+            ") over the keys, using the first <span data-value=\"dk\">" u(self.dk)
+            "</span> components. "
+        );
         match self.seeded {
-            None => out.s("These 8-component query and key vectors were set by hand (features such as “animate subject”, “verb”, “noun”); trained models learn their own."),
-            Some(seed) => out
-                .s("Query and key vectors drawn at random (seed ")
-                .u(seed as usize)
-                .s("), so the pattern has no linguistic meaning."),
-        };
-        out.s("</p></div>");
+            None => put!(out;
+                "These 8-component query and key vectors were set by hand (features such as "
+                "“animate subject”, “verb”, “noun”); trained models learn their own."
+            ),
+            Some(seed) => put!(out;
+                "Query and key vectors drawn at random (seed " u(seed as usize)
+                "), so the pattern has no linguistic meaning."
+            ),
+        }
+        put!(out; "</p></div>");
         out
     }
 

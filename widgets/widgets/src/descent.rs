@@ -2,7 +2,8 @@
 //! reset buttons and their actions, the two snapped sliders that restart the descent,
 //! and the drawn trajectory (polyline plus dots).
 
-use crate::fmt::{clamp, Put};
+use crate::fmt::clamp;
+use crate::put;
 use crate::svg::{push_button, push_slider};
 use crate::Event;
 
@@ -64,47 +65,39 @@ pub fn controls(
     values: [f64; 2],
     note: &str,
 ) {
-    out.s("<fieldset class=\"mc-w-controls\"><legend>Descent settings</legend>");
+    put!(out; "<fieldset class=\"mc-w-controls\"><legend>Descent settings</legend>");
     for ((name, label, decimals, min, max, step), value) in specs.into_iter().zip(values) {
         let mut shown = String::new();
-        shown.n(value, decimals);
+        put!(shown; n(value, decimals));
         push_slider(out, id, name, label, (value, min, max, step), &shown);
     }
-    out.s("<div class=\"mc-w-buttons\">");
+    put!(out; "<div class=\"mc-w-buttons\">");
     push_button(out, "step", "Step");
-    out.s("<button type=\"button\" class=\"mc-w-button\" data-action=\"run\">Run ")
-        .u(RUN_STEPS)
-        .s(" steps</button>");
+    put!(out;
+        "<button type=\"button\" class=\"mc-w-button\" data-action=\"run\">Run " u(RUN_STEPS)
+        " steps</button>"
+    );
     push_button(out, "reset", "Reset");
-    out.s("</div><p class=\"mc-w-note\">")
-        .s(note)
-        .s("</p></fieldset>");
+    put!(out; "</div><p class=\"mc-w-note\">" s(note) "</p></fieldset>");
 }
 
 /// The path through `pts` (SVG coordinates) as a polyline, then a dot of radius `r` at
 /// each point; the first dot is marked as the start when `from_start`.
 pub fn trajectory(out: &mut String, pts: &[(f64, f64)], from_start: bool, r: &str) {
     if pts.len() > 1 {
-        out.s("<polyline class=\"mc-w-gd-path\" fill=\"none\" points=\"");
+        put!(out; "<polyline class=\"mc-w-gd-path\" fill=\"none\" points=\"");
         for (i, &(x, y)) in pts.iter().enumerate() {
             if i > 0 {
-                out.s(" ");
+                put!(out; " ");
             }
-            out.c(x).s(",").c(y);
+            put!(out; c(x) "," c(y));
         }
-        out.s("\"/>");
+        put!(out; "\"/>");
     }
     for (i, &(x, y)) in pts.iter().enumerate() {
-        out.s(if i == 0 && from_start {
-            "<circle class=\"mc-w-gd-dot mc-w-gd-start\" cx=\""
-        } else {
-            "<circle class=\"mc-w-gd-dot\" cx=\""
-        })
-        .c(x)
-        .s("\" cy=\"")
-        .c(y)
-        .s("\" r=\"")
-        .s(r)
-        .s("\"/>");
+        put!(out;
+            s(if i == 0 && from_start { "<circle class=\"mc-w-gd-dot mc-w-gd-start\" cx=\"" } else { "<circle class=\"mc-w-gd-dot\" cx=\"" })
+            c(x) "\" cy=\"" c(y) "\" r=\"" s(r) "\"/>"
+        );
     }
 }

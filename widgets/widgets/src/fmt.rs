@@ -1,13 +1,58 @@
 //! A tiny markup writer: pushes text pieces and numbers straight into a `String`.
 //!
-//! Render code writes `out.s("<rect x=\"").c(x).s("\"/>")` instead of
-//! `write!(out, "<rect x=\"{}\"/>", coord(x))`: no `core::fmt` machinery, no temporary
-//! `String` per number, and no float formatting from core (see `number::fixed`). This
-//! keeps the wasm bundle small; the text produced is the same.
+//! Render code writes markup with two macros, one piece after another:
+//!
+//! ```text
+//! put!(out; "<rect x=\"" c(x) "\" y=\"" c(y) "\"><title>" e(label) "</title></rect>");
+//! let title = text!("step " p(t) " of " p(n));
+//! ```
+//!
+//! A string literal is written as is; `name(args)` is the [`Put`] method of that name
+//! (`e` escaped text, `p` text or a whole number, `c` a coordinate, `n`/`m` a number
+//! with decimals, `g` shortest, `u`/`i` integers). They expand to the same pushes as
+//! `out.s("<rect x=\"").c(x)…`: no `core::fmt` machinery, no temporary `String` per
+//! number, no float formatting from core (see `number::fixed`), so the wasm bundle stays
+//! small, and the markup reads as markup, one piece per line when it is long.
 
 use crate::number::{fmt_num, parse_num, push_fixed, push_u64};
 // Number helpers every widget imports from here, with `Put`.
 pub use crate::number::{clamp, trim_zeros};
+
+/// Appends markup pieces to a `String` (see the module documentation).
+#[macro_export]
+macro_rules! put {
+    ($out:expr; $($piece:tt)*) => {{
+        #[allow(unused_imports)]
+        use $crate::fmt::Put as _;
+        $crate::put!(@ ($out) []; $($piece)*);
+    }};
+    // Adjacent literals are joined at compile time (`concat!`): one push per run of text.
+    (@ ($out:expr) [$($acc:literal)*]; ) => {
+        $crate::put!(@flush ($out) [$($acc)*]);
+    };
+    (@ ($out:expr) [$($acc:literal)*]; $text:literal $($rest:tt)*) => {
+        $crate::put!(@ ($out) [$($acc)* $text]; $($rest)*);
+    };
+    (@ ($out:expr) [$($acc:literal)*]; $method:ident ( $($arg:expr),* ) $($rest:tt)*) => {
+        $crate::put!(@flush ($out) [$($acc)*]);
+        $out.$method($($arg),*);
+        $crate::put!(@ ($out) []; $($rest)*);
+    };
+    (@flush ($out:expr) []) => {};
+    (@flush ($out:expr) [$($acc:literal)+]) => {
+        $out.push_str(concat!($($acc),+));
+    };
+}
+
+/// A new `String` of markup pieces, as [`put!`] writes them.
+#[macro_export]
+macro_rules! text {
+    ($($piece:tt)*) => {{
+        let mut s = String::new();
+        $crate::put!(s; $($piece)*);
+        s
+    }};
+}
 
 /// Appending markup pieces to a `String`; every method returns the string for chaining.
 pub trait Put {

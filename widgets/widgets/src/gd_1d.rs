@@ -21,10 +21,11 @@
 
 
 use mathcourse_core::descent::{gd_1d, Function1D};
+use crate::{put, text};
 
 use crate::descent::{self, snap, Descent};
 use crate::svg::esc;
-use crate::fmt::{clamp, Put};
+use crate::fmt::clamp;
 use crate::{Event, ParamError, Params, Widget};
 
 /// Slider ranges (also the accepted parameter ranges).
@@ -241,25 +242,28 @@ impl Gd1d {
     }
 
     fn formula(&self) -> String {
-        {
-            let mut s = String::new();
-            s.s("f(x) = (x − 2)² + ").c(self.ripple).s("·sin 3x");
-            s
-        }
+        text!("f(x) = (x − 2)² + " c(self.ripple) "·sin 3x")
     }
 
     fn drawing(&self, id: &str) -> String {
         let f = self.function();
         let (x, fx) = (self.x(), f.value(self.x()));
         let mut out = String::new();
-        out.s("<svg class=\"mc-w-svg mc-w-gd1d-svg\" viewBox=\"0 0 ").c(VIEW_W).s(" ").c(VIEW_H).s("\" role=\"img\" aria-labelledby=\"").p(id).s("-svg-title\">\
-<title id=\"").p(id).s("-svg-title\">Graph of ").p(self.formula()).s(" for x from ").c(XMIN).s(" to ").c(XMAX).s(", with the descent path: step ").p(self.t()).s(", x = ").n(x, 3).s(", f(x) = ").n(fx, 3).s("</title>\
-<defs><clipPath id=\"").p(id).s("-clip\"><rect x=\"").c(LEFT).s("\" y=\"").c(TOP).s("\" width=\"").c(RIGHT - LEFT).s("\" height=\"").c(BOTTOM - TOP).s("\"/></clipPath></defs>");
+        put!(out;
+            "<svg class=\"mc-w-svg mc-w-gd1d-svg\" viewBox=\"0 0 " c(VIEW_W) " " c(VIEW_H)
+            "\" role=\"img\" aria-labelledby=\"" p(id) "-svg-title\">" "<title id=\"" p(id)
+            "-svg-title\">Graph of " p(self.formula()) " for x from " c(XMIN) " to " c(XMAX)
+            ", with the descent path: step " p(self.t()) ", x = " n(x, 3) ", f(x) = " n(fx, 3)
+            "</title>" "<defs><clipPath id=\"" p(id) "-clip\"><rect x=\"" c(LEFT) "\" y=\"" c(TOP)
+            "\" width=\"" c(RIGHT - LEFT) "\" height=\"" c(BOTTOM - TOP) "\"/></clipPath></defs>"
+        );
         // Grid and ticks.
         out.push_str("<g class=\"mc-w-grid\">");
         for i in (XMIN.ceil() as i64)..=(XMAX.floor() as i64) {
             let (sx, _) = self.to_svg(i as f64, 0.0);
-            out.s("<line x1=\"").c(sx).s("\" y1=\"").c(TOP).s("\" x2=\"").c(sx).s("\" y2=\"").c(BOTTOM).s("\"/>");
+            put!(out;
+                "<line x1=\"" c(sx) "\" y1=\"" c(TOP) "\" x2=\"" c(sx) "\" y2=\"" c(BOTTOM) "\"/>"
+            );
         }
         let (ylo, yhi) = self.y_range;
         let ystep = 5.0;
@@ -271,34 +275,52 @@ impl Gd1d {
         }
         for &y in &yticks {
             let (_, sy) = self.to_svg(0.0, y);
-            out.s("<line x1=\"").c(LEFT).s("\" y1=\"").c(sy).s("\" x2=\"").c(RIGHT).s("\" y2=\"").c(sy).s("\"/>");
+            put!(out;
+                "<line x1=\"" c(LEFT) "\" y1=\"" c(sy) "\" x2=\"" c(RIGHT) "\" y2=\"" c(sy) "\"/>"
+            );
         }
         out.push_str("</g><g class=\"mc-w-axis\">");
-        out.s("<line x1=\"").c(LEFT).s("\" y1=\"").c(BOTTOM).s("\" x2=\"").c(RIGHT).s("\" y2=\"").c(BOTTOM).s("\"/><line x1=\"").c(LEFT).s("\" y1=\"").c(TOP).s("\" x2=\"").c(LEFT).s("\" y2=\"").c(BOTTOM).s("\"/>");
+        put!(out;
+            "<line x1=\"" c(LEFT) "\" y1=\"" c(BOTTOM) "\" x2=\"" c(RIGHT) "\" y2=\"" c(BOTTOM)
+            "\"/><line x1=\"" c(LEFT) "\" y1=\"" c(TOP) "\" x2=\"" c(LEFT) "\" y2=\"" c(BOTTOM)
+            "\"/>"
+        );
         out.push_str("</g><g class=\"mc-w-tick-label\" font-size=\"10\">");
         for i in (XMIN.ceil() as i64)..=(XMAX.floor() as i64) {
             let (sx, _) = self.to_svg(i as f64, 0.0);
-            out.s("<text x=\"").c(sx).s("\" y=\"").c(BOTTOM + 13.0).s("\" text-anchor=\"middle\">").p(i).s("</text>");
+            put!(out;
+                "<text x=\"" c(sx) "\" y=\"" c(BOTTOM + 13.0) "\" text-anchor=\"middle\">" p(i)
+                "</text>"
+            );
         }
         for &y in &yticks {
             let (_, sy) = self.to_svg(0.0, y);
-            out.s("<text x=\"").c(LEFT - 4.0).s("\" y=\"").c(sy + 3.5).s("\" text-anchor=\"end\">").n(y, 0).s("</text>");
+            put!(out;
+                "<text x=\"" c(LEFT - 4.0) "\" y=\"" c(sy + 3.5) "\" text-anchor=\"end\">" n(y, 0)
+                "</text>"
+            );
         }
-        out.s("<text x=\"").c(RIGHT).s("\" y=\"").c(BOTTOM + 24.0).s("\" text-anchor=\"end\">x</text></g>");
+        put!(out;
+            "<text x=\"" c(RIGHT) "\" y=\"" c(BOTTOM + 24.0) "\" text-anchor=\"end\">x</text></g>"
+        );
         // The curve.
         out.push_str("<path class=\"mc-w-gd-curve\" fill=\"none\" d=\"");
         for i in 0..=SAMPLES {
             let xi = XMIN + (XMAX - XMIN) * i as f64 / SAMPLES as f64;
             let (sx, sy) = self.to_svg(xi, f.value(xi));
-            out.p(if i == 0 { "M" } else { "L" }).c(sx).s(" ").c(sy);
+            put!(out; p(if i == 0 { "M" } else { "L" }) c(sx) " " c(sy));
         }
         out.push_str("\"/>");
         // Global minimum marker.
         let (mx, my) = self.to_svg(self.global_min, f.value(self.global_min));
-        out.s("<g class=\"mc-w-gd-min\"><line x1=\"").c(mx).s("\" y1=\"").c(my + 4.0).s("\" x2=\"").c(mx).s("\" y2=\"").c(BOTTOM).s("\" stroke-dasharray=\"3 3\"/>\
-<text class=\"mc-w-gd-min-label\" x=\"").c(mx).s("\" y=\"").c(BOTTOM + 23.0).s("\" text-anchor=\"middle\" font-size=\"9\">global min</text></g>");
+        put!(out;
+            "<g class=\"mc-w-gd-min\"><line x1=\"" c(mx) "\" y1=\"" c(my + 4.0) "\" x2=\"" c(mx)
+            "\" y2=\"" c(BOTTOM) "\" stroke-dasharray=\"3 3\"/>"
+            "<text class=\"mc-w-gd-min-label\" x=\"" c(mx) "\" y=\"" c(BOTTOM + 23.0)
+            "\" text-anchor=\"middle\" font-size=\"9\">global min</text></g>"
+        );
         // Trajectory (clipped to the plot box).
-        out.s("<g clip-path=\"url(#").p(id).s("-clip)\">");
+        put!(out; "<g clip-path=\"url(#" p(id) "-clip)\">");
         let first = self.xs.len().saturating_sub(DRAWN);
         let pts: Vec<(f64, f64)> = self.xs[first..]
             .iter()
@@ -309,13 +331,24 @@ impl Gd1d {
         let slope = f.derivative(x);
         let (tx1, ty1) = self.to_svg(x - 0.5, fx - 0.5 * slope);
         let (tx2, ty2) = self.to_svg(x + 0.5, fx + 0.5 * slope);
-        out.s("<line class=\"mc-w-gd-tangent\" x1=\"").c(tx1).s("\" y1=\"").c(ty1).s("\" x2=\"").c(tx2).s("\" y2=\"").c(ty2).s("\"/>");
+        put!(out;
+            "<line class=\"mc-w-gd-tangent\" x1=\"" c(tx1) "\" y1=\"" c(ty1) "\" x2=\"" c(tx2)
+            "\" y2=\"" c(ty2) "\"/>"
+        );
         let (cx, cy) = self.to_svg(x, fx);
-        out.s("<circle class=\"mc-w-gd-current\" cx=\"").c(cx).s("\" cy=\"").c(cy).s("\" r=\"5\"/>\
-<text class=\"mc-w-gd-current-label\" x=\"").c(cx).s("\" y=\"").c(cy - 9.0).s("\" text-anchor=\"middle\" font-size=\"10\">x<tspan dy=\"3\" font-size=\"8\">").p(self.t()).s("</tspan></text></g>");
+        put!(out;
+            "<circle class=\"mc-w-gd-current\" cx=\"" c(cx) "\" cy=\"" c(cy) "\" r=\"5\"/>"
+            "<text class=\"mc-w-gd-current-label\" x=\"" c(cx) "\" y=\"" c(cy - 9.0)
+            "\" text-anchor=\"middle\" font-size=\"10\">x<tspan dy=\"3\" font-size=\"8\">"
+            p(self.t()) "</tspan></text></g>"
+        );
         let (ylo, yhi) = self.y_range;
         if !(XMIN..=XMAX).contains(&x) || !(ylo..=yhi).contains(&fx) {
-            out.s("<text class=\"mc-w-note\" x=\"").c((LEFT + RIGHT) / 2.0).s("\" y=\"").c(TOP + 14.0).s("\" text-anchor=\"middle\" font-size=\"11\">x").p(sub_digits(self.t())).s(" = ").n(x, 2).s(" is off the chart</text>");
+            put!(out;
+                "<text class=\"mc-w-note\" x=\"" c((LEFT + RIGHT) / 2.0) "\" y=\"" c(TOP + 14.0)
+                "\" text-anchor=\"middle\" font-size=\"11\">x" p(sub_digits(self.t())) " = " n(x, 2)
+                " is off the chart</text>"
+            );
         }
         out.push_str("</svg>");
         out
@@ -328,21 +361,34 @@ impl Gd1d {
         let status = self.status();
         let t = self.t();
         let mut out = String::new();
-        out.s("<dl class=\"mc-w-readouts\" id=\"").p(id).s("-readouts\" aria-live=\"polite\">\
-<div><dt>step t</dt><dd data-value=\"t\">").p(t).s("</dd></div>\
-<div><dt>x<sub>t</sub></dt><dd data-value=\"x\">").n(x, 3).s("</dd></div>\
-<div><dt>f(x<sub>t</sub>)</dt><dd data-value=\"fx\">").n(fx, 3).s("</dd></div>\
-<div><dt>f′(x<sub>t</sub>)</dt><dd data-value=\"dfx\">").n(dfx, 3).s("</dd></div>\
-<div><dt>status</dt><dd><strong class=\"mc-w-status mc-w-status-").p(status.class()).s("\" data-value=\"status\">").p(status.as_str()).s("</strong></dd></div></dl>");
+        put!(out;
+            "<dl class=\"mc-w-readouts\" id=\"" p(id) "-readouts\" aria-live=\"polite\">"
+            "<div><dt>step t</dt><dd data-value=\"t\">" p(t) "</dd></div>"
+            "<div><dt>x<sub>t</sub></dt><dd data-value=\"x\">" n(x, 3) "</dd></div>"
+            "<div><dt>f(x<sub>t</sub>)</dt><dd data-value=\"fx\">" n(fx, 3) "</dd></div>"
+            "<div><dt>f′(x<sub>t</sub>)</dt><dd data-value=\"dfx\">" n(dfx, 3) "</dd></div>"
+            "<div><dt>status</dt><dd><strong class=\"mc-w-status mc-w-status-" p(status.class())
+            "\" data-value=\"status\">" p(status.as_str()) "</strong></dd></div></dl>"
+        );
         if self.diverged {
             out.push_str("<p class=\"mc-w-note\">|x| blew up: each step overshot farther than the last, so stepping has stopped. Lower the learning rate or press Reset.</p>");
         } else if t >= MAX_T {
-            out.s("<p class=\"mc-w-note\">Stopped after ").p(MAX_T).s(" steps. Press Reset to start again.</p>");
+            put!(out;
+                "<p class=\"mc-w-note\">Stopped after " p(MAX_T)
+                " steps. Press Reset to start again.</p>"
+            );
         } else {
             let next = x - self.lr * dfx;
-            out.s("<p class=\"mc-w-expansion\">Next step: x<sub>").p(t + 1).s("</sub> = x<sub>").p(t).s("</sub> − η·f′(x<sub>").p(t).s("</sub>) = ").n(x, 3).s(" − ").c(self.lr).s("·(").n(dfx, 3).s(") = <span data-value=\"next-x\">").n(next, 3).s("</span></p>");
+            put!(out;
+                "<p class=\"mc-w-expansion\">Next step: x<sub>" p(t + 1) "</sub> = x<sub>" p(t)
+                "</sub> − η·f′(x<sub>" p(t) "</sub>) = " n(x, 3) " − " c(self.lr) "·(" n(dfx, 3)
+                ") = <span data-value=\"next-x\">" n(next, 3) "</span></p>"
+            );
         }
-        out.s("<p class=\"mc-w-note\">Global minimum (found on a fine grid) at x ≈ <span data-value=\"xmin\">").n(self.global_min, 3).s("</span>.</p>");
+        put!(out;
+            "<p class=\"mc-w-note\">Global minimum (found on a fine grid) at x ≈ <span data-value=\"xmin\">"
+            n(self.global_min, 3) "</span>.</p>"
+        );
         out
     }
 }
@@ -396,7 +442,7 @@ impl Widget for Gd1d {
     fn render(&self, id: &str) -> String {
         let id = esc(id);
         let mut out = String::from("<div class=\"mc-w-gd1d\">");
-        out.s("<p class=\"mc-w-caption\">").p(self.formula()).s("</p>");
+        put!(out; "<p class=\"mc-w-caption\">" p(self.formula()) "</p>");
         out.push_str(&self.drawing(&id));
         out.push_str("<div class=\"mc-w-side\">");
         out.push_str(&self.readouts(&id));

@@ -21,10 +21,11 @@
 
 
 use mathcourse_core::descent::{gd_2d_momentum, Trajectory2D, Valley};
+use crate::put;
 
 use crate::descent::{self, snap, Descent};
 use crate::svg::esc;
-use crate::fmt::{clamp, Put};
+use crate::fmt::clamp;
 use crate::{Event, ParamError, Params, Widget};
 
 /// Accepted learning rates (the slider's top end depends on the valley).
@@ -191,9 +192,15 @@ impl Gd2d {
     fn drawing(&self, id: &str) -> String {
         let [t1, t2] = self.theta();
         let mut out = String::new();
-        out.s("<svg class=\"mc-w-svg mc-w-gd2d-svg\" viewBox=\"0 0 ").c(VIEW_W).s(" ").c(VIEW_H).s("\" role=\"img\" aria-labelledby=\"").p(id).s("-svg-title\">\
-<title id=\"").p(id).s("-svg-title\">Contours of L(θ) = ½(").c(self.valley.a).s("θ₁² + ").c(self.valley.b).s("θ₂²), minimum at the origin, with the descent path from (").n(self.start[0], 2).s(", ").n(self.start[1], 2).s("): step ").p(self.t()).s(", θ = (").n(t1, 2).s(", ").n(t2, 2).s(")</title>\
-<defs><clipPath id=\"").p(id).s("-clip\"><rect x=\"0\" y=\"0\" width=\"").c(VIEW_W).s("\" height=\"").c(VIEW_H).s("\"/></clipPath></defs><g clip-path=\"url(#").p(id).s("-clip)\">");
+        put!(out;
+            "<svg class=\"mc-w-svg mc-w-gd2d-svg\" viewBox=\"0 0 " c(VIEW_W) " " c(VIEW_H)
+            "\" role=\"img\" aria-labelledby=\"" p(id) "-svg-title\">" "<title id=\"" p(id)
+            "-svg-title\">Contours of L(θ) = ½(" c(self.valley.a) "θ₁² + " c(self.valley.b)
+            "θ₂²), minimum at the origin, with the descent path from (" n(self.start[0], 2) ", "
+            n(self.start[1], 2) "): step " p(self.t()) ", θ = (" n(t1, 2) ", " n(t2, 2) ")</title>"
+            "<defs><clipPath id=\"" p(id) "-clip\"><rect x=\"0\" y=\"0\" width=\"" c(VIEW_W)
+            "\" height=\"" c(VIEW_H) "\"/></clipPath></defs><g clip-path=\"url(#" p(id) "-clip)\">"
+        );
         // Contours: L = L_ref · 4^k are ellipses with semi-axes √(2L/a), √(2L/b).
         let half = [
             (VIEW_W / 2.0 - PAD) / self.scale,
@@ -212,12 +219,20 @@ impl Gd2d {
             if rx.max(ry) > 4.0 * VIEW_W || rx.max(ry) < 0.5 {
                 continue;
             }
-            out.s("<ellipse cx=\"").c(cx).s("\" cy=\"").c(cy).s("\" rx=\"").c(rx).s("\" ry=\"").c(ry).s("\"><title>L = ").n(level, 3).s("</title></ellipse>");
+            put!(out;
+                "<ellipse cx=\"" c(cx) "\" cy=\"" c(cy) "\" rx=\"" c(rx) "\" ry=\"" c(ry)
+                "\"><title>L = " n(level, 3) "</title></ellipse>"
+            );
         }
         out.push_str("</g>");
-        out.s("<g class=\"mc-w-axis\"><line x1=\"0\" y1=\"").c(cy).s("\" x2=\"").c(VIEW_W).s("\" y2=\"").c(cy).s("\"/><line x1=\"").c(cx).s("\" y1=\"0\" x2=\"").c(cx).s("\" y2=\"").c(VIEW_H).s("\"/></g>\
-<g class=\"mc-w-axis-label\" font-size=\"11\"><text x=\"").c(VIEW_W - 4.0).s("\" y=\"").c(cy - 5.0).s("\" text-anchor=\"end\">θ₁</text><text x=\"").c(cx + 5.0).s("\" y=\"14\">θ₂</text></g>\
-<g class=\"mc-w-gd-min\"><path d=\"M").c(cx - 4.0).s(" ").c(cy - 4.0).s("l8 8m0 -8l-8 8\"/></g>");
+        put!(out;
+            "<g class=\"mc-w-axis\"><line x1=\"0\" y1=\"" c(cy) "\" x2=\"" c(VIEW_W) "\" y2=\""
+            c(cy) "\"/><line x1=\"" c(cx) "\" y1=\"0\" x2=\"" c(cx) "\" y2=\"" c(VIEW_H) "\"/></g>"
+            "<g class=\"mc-w-axis-label\" font-size=\"11\"><text x=\"" c(VIEW_W - 4.0) "\" y=\""
+            c(cy - 5.0) "\" text-anchor=\"end\">θ₁</text><text x=\"" c(cx + 5.0)
+            "\" y=\"14\">θ₂</text></g>" "<g class=\"mc-w-gd-min\"><path d=\"M" c(cx - 4.0) " "
+            c(cy - 4.0) "l8 8m0 -8l-8 8\"/></g>"
+        );
         let first = self.path.points.len().saturating_sub(DRAWN);
         let pts: Vec<(f64, f64)> = self.path.points[first..]
             .iter()
@@ -225,10 +240,15 @@ impl Gd2d {
             .collect();
         descent::trajectory(&mut out, &pts, first == 0, "2.2");
         let (x, y) = self.to_svg([t1, t2]);
-        out.s("<circle class=\"mc-w-gd-current\" cx=\"").c(x).s("\" cy=\"").c(y).s("\" r=\"4.5\"/></g>");
+        put!(out;
+            "<circle class=\"mc-w-gd-current\" cx=\"" c(x) "\" cy=\"" c(y) "\" r=\"4.5\"/></g>"
+        );
         let visible = (0.0..=VIEW_W).contains(&x) && (0.0..=VIEW_H).contains(&y);
         if !visible {
-            out.s("<text class=\"mc-w-note\" x=\"").c(cx).s("\" y=\"").c(VIEW_H - 10.0).s("\" text-anchor=\"middle\" font-size=\"11\">θ is off the chart</text>");
+            put!(out;
+                "<text class=\"mc-w-note\" x=\"" c(cx) "\" y=\"" c(VIEW_H - 10.0)
+                "\" text-anchor=\"middle\" font-size=\"11\">θ is off the chart</text>"
+            );
         }
         out.push_str("</svg>");
         out
@@ -239,16 +259,27 @@ impl Gd2d {
         let [t1, t2] = self.theta();
         let status = self.status();
         let mut out = String::new();
-        out.s("<dl class=\"mc-w-readouts\" id=\"").p(id).s("-readouts\" aria-live=\"polite\">\
-<div><dt>step t</dt><dd data-value=\"t\">").p(t).s("</dd></div>\
-<div><dt>θ</dt><dd>(<span data-value=\"theta1\">").n(t1, 2).s("</span>, <span data-value=\"theta2\">").n(t2, 2).s("</span>)</dd></div>\
-<div><dt>L(θ)</dt><dd data-value=\"loss\">").n(self.path.losses[t], 4).s("</dd></div>\
-<div><dt>‖∇L‖</dt><dd data-value=\"grad-norm\">").n(self.path.grad_norms[t], 3).s("</dd></div>\
-<div><dt>status</dt><dd><strong class=\"mc-w-status mc-w-status-").p(status.as_str()).s("\" data-value=\"status\">").p(status.as_str()).s("</strong></dd></div></dl>");
+        put!(out;
+            "<dl class=\"mc-w-readouts\" id=\"" p(id) "-readouts\" aria-live=\"polite\">"
+            "<div><dt>step t</dt><dd data-value=\"t\">" p(t) "</dd></div>"
+            "<div><dt>θ</dt><dd>(<span data-value=\"theta1\">" n(t1, 2)
+            "</span>, <span data-value=\"theta2\">" n(t2, 2) "</span>)</dd></div>"
+            "<div><dt>L(θ)</dt><dd data-value=\"loss\">" n(self.path.losses[t], 4) "</dd></div>"
+            "<div><dt>‖∇L‖</dt><dd data-value=\"grad-norm\">" n(self.path.grad_norms[t], 3)
+            "</dd></div>" "<div><dt>status</dt><dd><strong class=\"mc-w-status mc-w-status-"
+            p(status.as_str()) "\" data-value=\"status\">" p(status.as_str())
+            "</strong></dd></div></dl>"
+        );
         if self.diverged() {
-            out.s("<p class=\"mc-w-note\">θ blew up: along the steep θ₂ direction each step overshoots farther (plain descent needs η &lt; 2/b = ").n(2.0 / self.valley.b, 3).s("). Stepping has stopped; lower η or press Reset.</p>");
+            put!(out;
+                "<p class=\"mc-w-note\">θ blew up: along the steep θ₂ direction each step overshoots farther (plain descent needs η &lt; 2/b = "
+                n(2.0 / self.valley.b, 3) "). Stepping has stopped; lower η or press Reset.</p>"
+            );
         } else if t >= MAX_T {
-            out.s("<p class=\"mc-w-note\">Stopped after ").p(MAX_T).s(" steps. Press Reset to start again.</p>");
+            put!(out;
+                "<p class=\"mc-w-note\">Stopped after " p(MAX_T)
+                " steps. Press Reset to start again.</p>"
+            );
         }
         out
     }
@@ -299,7 +330,10 @@ impl Widget for Gd2d {
     fn render(&self, id: &str) -> String {
         let id = esc(id);
         let mut out = String::from("<div class=\"mc-w-gd2d\">");
-        out.s("<p class=\"mc-w-caption\">L(θ) = ½(").c(self.valley.a).s("·θ₁² + ").c(self.valley.b).s("·θ₂²); each step v ← μv − η∇L(θ), θ ← θ + v</p>");
+        put!(out;
+            "<p class=\"mc-w-caption\">L(θ) = ½(" c(self.valley.a) "·θ₁² + " c(self.valley.b)
+            "·θ₂²); each step v ← μv − η∇L(θ), θ ← θ + v</p>"
+        );
         out.push_str(&self.drawing(&id));
         out.push_str("<div class=\"mc-w-side\">");
         out.push_str(&self.readouts(&id));

@@ -2,8 +2,8 @@
 //! `data-params`): [`Value`], its printer and [`parse_json`]. Hand-written so the wasm
 //! bundle needs no serde.
 
-use crate::fmt::Put;
 use crate::number::{fmt_num, parse_num};
+use crate::text;
 
 /// A parameter value.
 #[derive(Debug, Clone, PartialEq)]
@@ -104,11 +104,7 @@ pub fn parse_json(text: &str) -> Result<Value, String> {
     let v = p.value()?;
     p.ws();
     if p.i != p.s.len() {
-        return Err({
-            let mut s = String::new();
-            s.s("unexpected text at byte ").p(p.i);
-            s
-        });
+        return Err(text!("unexpected text at byte " p(p.i)));
     }
     Ok(v)
 }
@@ -140,11 +136,7 @@ impl JsonParser<'_> {
             self.i += 1;
             Ok(())
         } else {
-            Err({
-                let mut s = String::new();
-                s.s("expected `").p(c as char).s("` at byte ").p(self.i);
-                s
-            })
+            Err(text!("expected `" p(c as char) "` at byte " p(self.i)))
         }
     }
 
@@ -172,13 +164,7 @@ impl JsonParser<'_> {
                             self.i += 1;
                             return Ok(Value::Map(entries));
                         }
-                        _ => {
-                            return Err({
-                                let mut s = String::new();
-                                s.s("expected `,` or `}` at byte ").p(self.i);
-                                s
-                            })
-                        }
+                        _ => return Err(text!("expected `,` or `}` at byte " p(self.i))),
                     }
                 }
             }
@@ -199,13 +185,7 @@ impl JsonParser<'_> {
                             self.i += 1;
                             return Ok(Value::List(items));
                         }
-                        _ => {
-                            return Err({
-                                let mut s = String::new();
-                                s.s("expected `,` or `]` at byte ").p(self.i);
-                                s
-                            })
-                        }
+                        _ => return Err(text!("expected `,` or `]` at byte " p(self.i))),
                     }
                 }
             }
@@ -232,27 +212,17 @@ impl JsonParser<'_> {
                 }
                 let text = std::str::from_utf8(self.s.get(start..self.i).unwrap_or_default())
                     .map_err(|_| "invalid UTF-8")?;
-                parse_num(text).map(Value::Num).ok_or_else(|| {
-                    let mut s = String::new();
-                    s.s("bad number `").p(text).s("`");
-                    s
-                })
+                parse_num(text)
+                    .map(Value::Num)
+                    .ok_or_else(|| text!("bad number `" p(text) "`"))
             }
-            _ => Err({
-                let mut s = String::new();
-                s.s("unexpected character at byte ").p(self.i);
-                s
-            }),
+            _ => Err(text!("unexpected character at byte " p(self.i))),
         }
     }
 
     fn string(&mut self) -> Result<String, String> {
         if self.peek() != Some(b'"') {
-            return Err({
-                let mut s = String::new();
-                s.s("expected a string at byte ").p(self.i);
-                s
-            });
+            return Err(text!("expected a string at byte " p(self.i)));
         }
         self.i += 1;
         let mut out = Vec::new();

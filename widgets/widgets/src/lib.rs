@@ -25,6 +25,8 @@
 //!   colours, so all five mdBook themes work.
 
 #![forbid(unsafe_code)]
+// `put!` munches one markup piece per step; long pictures have a few hundred.
+#![recursion_limit = "512"]
 #![warn(missing_docs)]
 // `widgets/clippy.toml` keeps float formatting and parsing, libm's trigonometry and
 // `f64::clamp` out of the wasm bundle. Tests never reach the bundle and compare with

@@ -31,9 +31,9 @@
 
 use mathcourse_core::matrix::{self, Matrix};
 use mathcourse_core::rng::Rng;
+use crate::{put, text};
 
-use crate::fmt::Put;
-use crate::svg::{button, esc};
+use crate::svg::{esc, push_button};
 use crate::{Event, ParamError, Params, Widget};
 
 /// Largest number of rows or columns.
@@ -80,29 +80,22 @@ fn matrix_from(pool: &Pool, (rows, cols): (usize, usize)) -> Option<Matrix> {
 
 /// A whole number for display, with a true minus sign.
 fn int_text(x: f64) -> String {
-    let mut s = String::new();
-    s.m(x, 0);
-    s
+    text!(m(x, 0))
 }
 
 fn shape_text((rows, cols): (usize, usize)) -> String {
-    {
-        let mut s = String::new();
-        s.p(rows).s("×").p(cols);
-        s
-    }
+    text!(p(rows) "×" p(cols))
 }
 
 fn select(id: &str, name: &str, label: &str, value: usize) -> String {
-    let mut out = {
-        let mut s = String::new();
-        s.s("<label class=\"mc-w-control\" for=\"").p(id).s("-").p(name).s("\"><span class=\"mc-w-control-label\">").p(label).s("</span>\
-<select id=\"").p(id).s("-").p(name).s("\" name=\"").p(name).s("\">");
-        s
-    };
+    let mut out = text!(
+        "<label class=\"mc-w-control\" for=\"" p(id) "-" p(name)
+        "\"><span class=\"mc-w-control-label\">" p(label) "</span>" "<select id=\"" p(id) "-"
+        p(name) "\" name=\"" p(name) "\">"
+    );
     for k in 1..=MAX {
         let selected = if k == value { " selected" } else { "" };
-        out.s("<option value=\"").p(k).s("\"").p(selected).s(">").p(k).s("</option>");
+        put!(out; "<option value=\"" p(k) "\"" p(selected) ">" p(k) "</option>");
     }
     out.push_str("</select></label>");
     out
@@ -135,11 +128,10 @@ fn shape_param(
         if x.fract() != 0.0 {
             return Err(ParamError::new(
                 name,
-                {
-                    let mut s = String::new();
-                    s.s("entry ").p(i + 1).s(" should be a whole number, found ").p(crate::number::fmt_num(*x));
-                    s
-                },
+                text!(
+                    "entry " p(i + 1) " should be a whole number, found "
+                    p(crate::number::fmt_num(*x))
+                ),
             ));
         }
     }
@@ -182,23 +174,16 @@ impl MatrixShapes {
         let (m, n) = self.a_shape;
         let (p, q) = self.b_shape;
         let (class, verdict) = if n == p {
-            ("mc-w-match", {
-                let mut s = String::new();
-                s.s("→ AB: ").p(shape_text((m, q)));
-                s
-            })
+            ("mc-w-match", text!("→ AB: " p(shape_text((m, q)))))
         } else {
-            ("mc-w-mismatch", {
-                let mut s = String::new();
-                s.s("→ AB: not defined (").p(n).s(" ≠ ").p(p).s(")");
-                s
-            })
+            ("mc-w-mismatch", text!("→ AB: not defined (" p(n) " ≠ " p(p) ")"))
         };
         {
-            let mut s = String::new();
-            s.s("<p class=\"mc-w-shape-eq ").p(class).s("\">A: ").p(m).s("×<span class=\"mc-w-inner\">").p(n).s("</span> · \
-B: <span class=\"mc-w-inner\">").p(p).s("</span>×").p(q).s(" ").p(verdict).s("</p>");
-            s
+            text!(
+                "<p class=\"mc-w-shape-eq " p(class) "\">A: " p(m) "×<span class=\"mc-w-inner\">"
+                p(n) "</span> · " "B: <span class=\"mc-w-inner\">" p(p) "</span>×" p(q) " "
+                p(verdict) "</p>"
+            )
         }
     }
 
@@ -209,16 +194,15 @@ B: <span class=\"mc-w-inner\">").p(p).s("</span>×").p(q).s(" ").p(verdict).s("<
         m: &Matrix,
         hl: impl Fn(usize, usize) -> bool,
     ) -> String {
-        let mut out = {
-            let mut s = String::new();
-            s.s("<table class=\"mc-w-matrix mc-w-matrix-").p(which).s("\"><caption>").p(name).s(" <span class=\"mc-w-shape\">(").p(shape_text(m.shape())).s(")</span></caption><tbody>");
-            s
-        };
+        let mut out = text!(
+            "<table class=\"mc-w-matrix mc-w-matrix-" p(which) "\"><caption>" p(name)
+            " <span class=\"mc-w-shape\">(" p(shape_text(m.shape())) ")</span></caption><tbody>"
+        );
         for (r, row) in m.to_rows().iter().enumerate() {
             out.push_str("<tr>");
             for (c, x) in row.iter().enumerate() {
                 let class = if hl(r, c) { " class=\"mc-w-hl\"" } else { "" };
-                out.s("<td").p(class).s(">").p(int_text(*x)).s("</td>");
+                put!(out; "<td" p(class) ">" p(int_text(*x)) "</td>");
             }
             out.push_str("</tr>");
         }
@@ -227,11 +211,10 @@ B: <span class=\"mc-w-inner\">").p(p).s("</span>×").p(q).s(" ").p(verdict).s("<
     }
 
     fn product_table(&self, ab: &Matrix) -> String {
-        let mut out = {
-            let mut s = String::new();
-            s.s("<table class=\"mc-w-matrix mc-w-matrix-ab\"><caption>AB <span class=\"mc-w-shape\">(").p(shape_text(ab.shape())).s(")</span></caption><tbody>");
-            s
-        };
+        let mut out = text!(
+            "<table class=\"mc-w-matrix mc-w-matrix-ab\"><caption>AB <span class=\"mc-w-shape\">("
+            p(shape_text(ab.shape())) ")</span></caption><tbody>"
+        );
         for (r, row) in ab.to_rows().iter().enumerate() {
             out.push_str("<tr>");
             for (c, x) in row.iter().enumerate() {
@@ -240,8 +223,11 @@ B: <span class=\"mc-w-inner\">").p(p).s("</span>×").p(q).s(" ").p(verdict).s("<
                 } else {
                     "mc-w-cell"
                 };
-                out.s("<td class=\"").p(class).s("\" tabindex=\"0\" data-hover=\"cell-").p(r).s("-").p(c).s("\" data-value=\"ab-").p(r).s("-").p(c).s("\" \
-aria-label=\"Row ").p(r + 1).s(", column ").p(c + 1).s(" of AB: ").p(int_text(*x)).s("\">").p(int_text(*x)).s("</td>");
+                put!(out;
+                    "<td class=\"" p(class) "\" tabindex=\"0\" data-hover=\"cell-" p(r) "-" p(c)
+                    "\" data-value=\"ab-" p(r) "-" p(c) "\" " "aria-label=\"Row " p(r + 1)
+                    ", column " p(c + 1) " of AB: " p(int_text(*x)) "\">" p(int_text(*x)) "</td>"
+                );
             }
             out.push_str("</tr>");
         }
@@ -253,25 +239,32 @@ aria-label=\"Row ").p(r + 1).s(", column ").p(c + 1).s(" of AB: ").p(int_text(*x
         let (m, n) = self.a_shape;
         let (p, q) = self.b_shape;
         let mut out =
-            {
-                let mut s = String::new();
-                s.s("<dl class=\"mc-w-readouts\" id=\"").p(id).s("-readouts\" aria-live=\"polite\">");
-                s
-            };
+            text!("<dl class=\"mc-w-readouts\" id=\"" p(id) "-readouts\" aria-live=\"polite\">");
         if n == p {
-            out.s("<div><dt>Does AB exist?</dt><dd><strong data-value=\"exists\">yes</strong>: the inner dimensions match \
-(A has n = ").p(n).s(" columns, B has p = ").p(p).s(" rows), so each row of A pairs with each column of B.</dd></div>\
-<div><dt>Shape of AB</dt><dd><strong data-value=\"shape\">").p(shape_text((m, q))).s("</strong> <span class=\"mc-w-note\">(m × q: the rows of A by the columns of B)</span></dd></div>");
+            put!(out;
+                "<div><dt>Does AB exist?</dt><dd><strong data-value=\"exists\">yes</strong>: the inner dimensions match "
+                "(A has n = " p(n) " columns, B has p = " p(p)
+                " rows), so each row of A pairs with each column of B.</dd></div>"
+                "<div><dt>Shape of AB</dt><dd><strong data-value=\"shape\">" p(shape_text((m, q)))
+                "</strong> <span class=\"mc-w-note\">(m × q: the rows of A by the columns of B)</span></dd></div>"
+            );
             out.push_str("<div><dt>Cell of AB</dt><dd>");
             out.push_str(&self.cell_readout());
             out.push_str("</dd></div>");
         } else {
-            out.s("<div><dt>Does AB exist?</dt><dd><strong data-value=\"exists\">no</strong>: the inner dimensions differ \
-(A has n = ").p(n).s(" columns but B has p = ").p(p).s(" rows, ").p(n).s(" ≠ ").p(p).s("); a row of A has ").p(n).s(" numbers and a column of B has ").p(p).s(", \
-so they cannot be paired up.</dd></div>\
-<div><dt>Shape of AB</dt><dd><strong data-value=\"shape\">undefined</strong> <span class=\"mc-w-note\">(to fix it, give B ").p(n).s(" rows or give A ").p(p).s(" columns)</span></dd></div>");
+            put!(out;
+                "<div><dt>Does AB exist?</dt><dd><strong data-value=\"exists\">no</strong>: the inner dimensions differ "
+                "(A has n = " p(n) " columns but B has p = " p(p) " rows, " p(n) " ≠ " p(p)
+                "); a row of A has " p(n) " numbers and a column of B has " p(p) ", "
+                "so they cannot be paired up.</dd></div>"
+                "<div><dt>Shape of AB</dt><dd><strong data-value=\"shape\">undefined</strong> <span class=\"mc-w-note\">(to fix it, give B "
+                p(n) " rows or give A " p(p) " columns)</span></dd></div>"
+            );
             if q == m {
-                out.s("<div><dt>The other order</dt><dd>BA does exist: (").p(shape_text(self.b_shape)).s(")(").p(shape_text(self.a_shape)).s(") = ").p(shape_text((p, n))).s("</dd></div>");
+                put!(out;
+                    "<div><dt>The other order</dt><dd>BA does exist: (" p(shape_text(self.b_shape))
+                    ")(" p(shape_text(self.a_shape)) ") = " p(shape_text((p, n))) "</dd></div>"
+                );
             }
         }
         out.push_str("</dl>");
@@ -289,21 +282,14 @@ so they cannot be paired up.</dd></div>\
         match hovered {
             Some((i, j, row, col, sum)) => {
                 let mut s = String::new();
-                s.s("row ")
-                    .p(i + 1)
-                    .s(" of A · column ")
-                    .p(j + 1)
-                    .s(" of B: <span class=\"mc-w-expansion\" data-value=\"cell-terms\">");
+                put!(s;
+                    "row " p(i + 1) " of A · column " p(j + 1)
+                    " of B: <span class=\"mc-w-expansion\" data-value=\"cell-terms\">"
+                );
                 for (k, (x, y)) in row.iter().zip(&col).enumerate() {
-                    s.s(if k == 0 { "(" } else { " + (" })
-                        .m(*x, 0)
-                        .s(")(")
-                        .m(*y, 0)
-                        .s(")");
+                    put!(s; s(if k == 0 { "(" } else { " + (" }) m(*x, 0) ")(" m(*y, 0) ")");
                 }
-                s.s("</span> = <strong data-value=\"cell-sum\">")
-                    .m(sum, 0)
-                    .s("</strong>");
+                put!(s; "</span> = <strong data-value=\"cell-sum\">" m(sum, 0) "</strong>");
                 s
             }
             None => "<span class=\"mc-w-note\">Hover over or focus (Tab to) a cell of AB to see the row · column sum behind it.</span>"
@@ -358,40 +344,27 @@ impl Widget for MatrixShapes {
         out.push_str("<fieldset class=\"mc-w-controls\"><legend>Shapes</legend><div class=\"mc-w-shape-picks\">");
         for (name, upper, shape) in [("a", "A", self.a_shape), ("b", "B", self.b_shape)] {
             let (r, c) = if name == "a" { ("m", "n") } else { ("p", "q") };
-            out.s("<div class=\"mc-w-shape-pick\" role=\"group\" aria-label=\"Shape of ").p(upper).s("\">");
+            put!(out;
+                "<div class=\"mc-w-shape-pick\" role=\"group\" aria-label=\"Shape of " p(upper)
+                "\">"
+            );
             out.push_str(&select(
                 &id,
-                &{
-                    let mut s = String::new();
-                    s.p(name).s("-rows");
-                    s
-                },
-                &{
-                    let mut s = String::new();
-                    s.p(upper).s(" rows (").p(r).s(")");
-                    s
-                },
+                &text!(p(name) "-rows"),
+                &text!(p(upper) " rows (" p(r) ")"),
                 shape.0,
             ));
             out.push_str("<span class=\"mc-w-times\" aria-hidden=\"true\">×</span>");
             out.push_str(&select(
                 &id,
-                &{
-                    let mut s = String::new();
-                    s.p(name).s("-cols");
-                    s
-                },
-                &{
-                    let mut s = String::new();
-                    s.p(upper).s(" columns (").p(c).s(")");
-                    s
-                },
+                &text!(p(name) "-cols"),
+                &text!(p(upper) " columns (" p(c) ")"),
                 shape.1,
             ));
             out.push_str("</div>");
         }
         out.push_str("</div>");
-        out.push_str(&button("new-numbers", "New numbers"));
+        push_button(&mut out, "new-numbers", "New numbers");
         out.push_str("</fieldset>");
         out.push_str(&self.shape_line());
         out.push_str("<div class=\"mc-w-matrices\">");

@@ -1,9 +1,9 @@
 //! Author parameters: [`Params`] (an object of [`Value`]s) and typed getters whose
 //! errors name the parameter.
 
+use crate::{put, text};
 use std::fmt;
 
-use crate::fmt::Put;
 use crate::json::{parse_json, Value};
 use crate::number::fmt_num;
 
@@ -58,11 +58,7 @@ impl ParamError {
     pub fn unknown_widget(name: &str) -> ParamError {
         ParamError {
             param: String::new(),
-            message: {
-                let mut s = String::new();
-                s.s("unknown widget `").p(name).s("`");
-                s
-            },
+            message: { text!("unknown widget `" p(name) "`") },
             valid: crate::names().iter().map(|s| s.to_string()).collect(),
             place: None,
         }
@@ -75,9 +71,9 @@ impl ParamError {
     pub fn text(&self) -> String {
         let mut s = String::new();
         if !self.param.is_empty() {
-            s.s("parameter `").p(&self.param).s("`: ");
+            put!(s; "parameter `" p(&self.param) "`: ");
         }
-        s.p(&self.message);
+        put!(s; p(&self.message));
         s
     }
 }
@@ -125,11 +121,7 @@ impl Params {
             if !known.contains(&k.as_str()) {
                 return Err(ParamError {
                     param: k.clone(),
-                    message: {
-                        let mut s = String::new();
-                        s.s("unknown parameter `").p(k).s("`");
-                        s
-                    },
+                    message: { text!("unknown parameter `" p(k) "`") },
                     valid: known.iter().map(|s| s.to_string()).collect(),
                     place: None,
                 });
@@ -144,24 +136,21 @@ impl Params {
             None | Some(Value::Null) => Ok(default),
             Some(Value::Num(x)) if x.is_finite() => {
                 if *x < min || *x > max {
-                    Err(ParamError::new(name, {
-                        let mut s = String::new();
-                        s.p(fmt_num(*x))
-                            .s(" is out of range: must be between ")
-                            .p(fmt_num(min))
-                            .s(" and ")
-                            .p(fmt_num(max));
-                        s
-                    }))
+                    Err(ParamError::new(
+                        name,
+                        text!(
+                            p(fmt_num(*x)) " is out of range: must be between " p(fmt_num(min)) " and "
+                            p(fmt_num(max))
+                        ),
+                    ))
                 } else {
                     Ok(*x)
                 }
             }
-            Some(v) => Err(ParamError::new(name, {
-                let mut s = String::new();
-                s.s("expected a number, found ").p(v.describe());
-                s
-            })),
+            Some(v) => Err(ParamError::new(
+                name,
+                text!("expected a number, found " p(v.describe())),
+            )),
         }
     }
 
@@ -169,11 +158,10 @@ impl Params {
     pub fn int(&self, name: &str, default: i64, min: i64, max: i64) -> Result<i64, ParamError> {
         let x = self.num(name, default as f64, min as f64, max as f64)?;
         if x.fract() != 0.0 {
-            return Err(ParamError::new(name, {
-                let mut s = String::new();
-                s.s("expected a whole number, found ").p(fmt_num(x));
-                s
-            }));
+            return Err(ParamError::new(
+                name,
+                text!("expected a whole number, found " p(fmt_num(x))),
+            ));
         }
         Ok(x as i64)
     }
@@ -183,11 +171,10 @@ impl Params {
         match self.get(name) {
             None | Some(Value::Null) => Ok(default),
             Some(Value::Bool(b)) => Ok(*b),
-            Some(v) => Err(ParamError::new(name, {
-                let mut s = String::new();
-                s.s("expected true or false, found ").p(v.describe());
-                s
-            })),
+            Some(v) => Err(ParamError::new(
+                name,
+                text!("expected true or false, found " p(v.describe())),
+            )),
         }
     }
 
@@ -197,11 +184,10 @@ impl Params {
             None | Some(Value::Null) => Ok(default.to_string()),
             Some(Value::Text(s)) => Ok(s.clone()),
             Some(Value::Num(x)) => Ok(fmt_num(*x)),
-            Some(v) => Err(ParamError::new(name, {
-                let mut s = String::new();
-                s.s("expected text, found ").p(v.describe());
-                s
-            })),
+            Some(v) => Err(ParamError::new(
+                name,
+                text!("expected text, found " p(v.describe())),
+            )),
         }
     }
 
@@ -217,48 +203,33 @@ impl Params {
             None | Some(Value::Null) => return Ok(default.to_vec()),
             Some(Value::List(items)) => items,
             Some(v) => {
-                return Err(ParamError::new(name, {
-                    let mut s = String::new();
-                    s.s("expected a list of numbers like [1, 2], found ")
-                        .p(v.describe());
-                    s
-                }))
+                return Err(ParamError::new(
+                    name,
+                    text!("expected a list of numbers like [1, 2], found " p(v.describe())),
+                ))
             }
         };
         if list.len() < min_len || list.len() > max_len {
-            return Err(ParamError::new(name, {
-                let mut s = String::new();
-                s.s("expected ")
-                    .p(range_text(min_len, max_len))
-                    .s(" numbers, found ")
-                    .p(list.len());
-                s
-            }));
+            return Err(ParamError::new(
+                name,
+                text!("expected " p(range_text(min_len, max_len)) " numbers, found " p(list.len())),
+            ));
         }
         list.iter()
             .enumerate()
             .map(|(i, v)| match v {
                 Value::Num(x) if x.is_finite() && *x >= min && *x <= max => Ok(*x),
-                Value::Num(x) => Err(ParamError::new(name, {
-                    let mut s = String::new();
-                    s.s("entry ")
-                        .p(i + 1)
-                        .s(" is ")
-                        .p(fmt_num(*x))
-                        .s(", outside ")
-                        .p(fmt_num(min))
-                        .s("..")
-                        .p(fmt_num(max));
-                    s
-                })),
-                other => Err(ParamError::new(name, {
-                    let mut s = String::new();
-                    s.s("entry ")
-                        .p(i + 1)
-                        .s(" should be a number, found ")
-                        .p(other.describe());
-                    s
-                })),
+                Value::Num(x) => Err(ParamError::new(
+                    name,
+                    text!(
+                        "entry " p(i + 1) " is " p(fmt_num(*x)) ", outside " p(fmt_num(min)) ".."
+                        p(fmt_num(max))
+                    ),
+                )),
+                other => Err(ParamError::new(
+                    name,
+                    text!("entry " p(i + 1) " should be a number, found " p(other.describe())),
+                )),
             })
             .collect()
     }
@@ -274,36 +245,27 @@ impl Params {
             None | Some(Value::Null) => return Ok(default.iter().map(|s| s.to_string()).collect()),
             Some(Value::List(items)) => items,
             Some(v) => {
-                return Err(ParamError::new(name, {
-                    let mut s = String::new();
-                    s.s("expected a list like [a, b], found ").p(v.describe());
-                    s
-                }))
+                return Err(ParamError::new(
+                    name,
+                    text!("expected a list like [a, b], found " p(v.describe())),
+                ))
             }
         };
         if list.len() < min_len || list.len() > max_len {
-            return Err(ParamError::new(name, {
-                let mut s = String::new();
-                s.s("expected ")
-                    .p(range_text(min_len, max_len))
-                    .s(" items, found ")
-                    .p(list.len());
-                s
-            }));
+            return Err(ParamError::new(
+                name,
+                text!("expected " p(range_text(min_len, max_len)) " items, found " p(list.len())),
+            ));
         }
         list.iter()
             .enumerate()
             .map(|(i, v)| match v {
                 Value::Text(s) => Ok(s.clone()),
                 Value::Num(x) => Ok(fmt_num(*x)),
-                other => Err(ParamError::new(name, {
-                    let mut s = String::new();
-                    s.s("entry ")
-                        .p(i + 1)
-                        .s(" should be text, found ")
-                        .p(other.describe());
-                    s
-                })),
+                other => Err(ParamError::new(
+                    name,
+                    text!("entry " p(i + 1) " should be text, found " p(other.describe())),
+                )),
             })
             .collect()
     }
@@ -324,25 +286,16 @@ impl Params {
         }
         let labels = self.texts(name, &[], (min, max))?;
         if labels.len() != n {
-            return Err(ParamError::new(name, {
-                let mut s = String::new();
-                s.s("has ")
-                    .p(labels.len())
-                    .s(" entries but `")
-                    .p(of)
-                    .s("` has ")
-                    .p(n)
-                    .s("; give one label per ")
-                    .p(per);
-                s
-            }));
+            return Err(ParamError::new(
+                name,
+                text!(
+                    "has " p(labels.len()) " entries but `" p(of) "` has " p(n) "; give one label per "
+                    p(per)
+                ),
+            ));
         }
         if let Some(i) = labels.iter().position(|l| l.trim().is_empty()) {
-            return Err(ParamError::new(name, {
-                let mut s = String::new();
-                s.s("entry ").p(i + 1).s(" is empty");
-                s
-            }));
+            return Err(ParamError::new(name, text!("entry " p(i + 1) " is empty")));
         }
         Ok(Some(labels))
     }
@@ -350,17 +303,9 @@ impl Params {
 
 fn range_text(min: usize, max: usize) -> String {
     if min == max {
-        {
-            let mut s = String::new();
-            s.s("exactly ").p(min);
-            s
-        }
+        text!("exactly " p(min))
     } else {
-        {
-            let mut s = String::new();
-            s.p(min).s(" to ").p(max);
-            s
-        }
+        text!(p(min) " to " p(max))
     }
 }
 

@@ -28,12 +28,13 @@
 
 
 use core::f64::consts::LN_2;
+use crate::{put, text};
 
 use mathcourse_core::rng::Rng;
 use mathcourse_core::{info, softmax};
 
-use crate::svg::{button, esc, field_note, num, push_field_note};
-use crate::fmt::{clamp, Put};
+use crate::svg::{esc, field_note, num, push_button, push_field_note};
+use crate::fmt::clamp;
 use crate::{Event, ParamError, Params, Widget};
 
 /// The temperatures the slider steps through (log-ish spacing).
@@ -83,11 +84,7 @@ fn nearest_stop(t: f64) -> usize {
 
 /// A probability as a percentage with one decimal.
 fn percent(p: f64) -> String {
-    {
-        let mut s = String::new();
-        s.n(100.0 * p, 1).s("%");
-        s
-    }
+    text!(n(100.0 * p, 1) "%")
 }
 
 /// A probability for the loss formula: three decimals, or "< 0.001" for tiny ones.
@@ -101,9 +98,7 @@ fn prob_text(p: f64) -> String {
 
 /// A number with a true minus sign.
 fn signed(x: f64, decimals: usize) -> String {
-    let mut s = String::new();
-    s.m(x, decimals);
-    s
+    text!(m(x, decimals))
 }
 
 fn letter_labels(n: usize) -> Vec<String> {
@@ -152,11 +147,10 @@ impl Softmax {
 
     fn bars(&self, p: &[f64]) -> String {
         let winners = self.winners();
-        let mut out = {
-            let mut s = String::new();
-            s.s("<ul class=\"mc-w-bars\" aria-label=\"Probabilities at temperature ").n(self.temperature, 2).s("\">");
-            s
-        };
+        let mut out = text!(
+            "<ul class=\"mc-w-bars\" aria-label=\"Probabilities at temperature "
+            n(self.temperature, 2) "\">"
+        );
         for (i, pi) in p.iter().enumerate() {
             let mut class = String::from("mc-w-bar-row");
             let mut tags = String::new();
@@ -168,9 +162,14 @@ impl Softmax {
                 class.push_str(" mc-w-bar-top");
                 tags.push_str(" <span class=\"mc-w-tag\">top</span>");
             }
-            out.s("<li class=\"").p(class).s("\"><span class=\"mc-w-bar-label\"><span class=\"mc-w-bar-name\">").p(self.label(i)).s("</span>").p(tags).s("</span>\
-<span class=\"mc-w-bar-track\" aria-hidden=\"true\"><span class=\"mc-w-bar\" style=\"width:").c(100.0 * pi).s("%\"></span></span>\
-<span class=\"mc-w-bar-value\" data-value=\"p-").p(i).s("\">").p(percent(*pi)).s("</span></li>");
+            put!(out;
+                "<li class=\"" p(class)
+                "\"><span class=\"mc-w-bar-label\"><span class=\"mc-w-bar-name\">" p(self.label(i))
+                "</span>" p(tags) "</span>"
+                "<span class=\"mc-w-bar-track\" aria-hidden=\"true\"><span class=\"mc-w-bar\" style=\"width:"
+                c(100.0 * pi) "%\"></span></span>" "<span class=\"mc-w-bar-value\" data-value=\"p-"
+                p(i) "\">" p(percent(*pi)) "</span></li>"
+            );
         }
         out.push_str("</ul>");
         out
@@ -179,33 +178,44 @@ impl Softmax {
     fn readouts(&self, id: &str, p: &[f64]) -> String {
         let n = self.scores.len();
         let mut out =
-            {
-                let mut s = String::new();
-                s.s("<dl class=\"mc-w-readouts\" id=\"").p(id).s("-readouts\" aria-live=\"polite\">");
-                s
-            };
-        out.s("<div><dt>Temperature</dt><dd>T = <strong data-value=\"temperature\">").n(self.temperature, 2).s("</strong></dd></div>");
+            text!("<dl class=\"mc-w-readouts\" id=\"" p(id) "-readouts\" aria-live=\"polite\">");
+        put!(out;
+            "<div><dt>Temperature</dt><dd>T = <strong data-value=\"temperature\">"
+            n(self.temperature, 2) "</strong></dd></div>"
+        );
         let entropy = info::entropy_bits(p).map_or("undefined".to_string(), |h| num(h, 2));
-        out.s("<div><dt>Entropy</dt><dd><strong data-value=\"entropy\">").p(entropy).s("</strong> bits \
-<span class=\"mc-w-note\">(0 = certain; at most log₂ ").p(n).s(" = <span data-value=\"max-entropy\">").n((n as f64).ln() / LN_2, 2).s("</span> when all are equal)</span></dd></div>");
+        put!(out;
+            "<div><dt>Entropy</dt><dd><strong data-value=\"entropy\">" p(entropy) "</strong> bits "
+            "<span class=\"mc-w-note\">(0 = certain; at most log₂ " p(n)
+            " = <span data-value=\"max-entropy\">" n((n as f64).ln() / LN_2, 2)
+            "</span> when all are equal)</span></dd></div>"
+        );
         let p_true = p.get(self.true_token).copied().unwrap_or(0.0);
         let loss = info::surprise_nats(p_true).map_or("∞".to_string(), |l| num(l, 3));
-        out.s("<div><dt>Loss if the true token is ").p(self.label(self.true_token)).s("</dt><dd>−ln p(").p(self.label(self.true_token)).s(") = −ln <span data-value=\"p-true\">").p(prob_text(p_true)).s("</span> = \
-<strong data-value=\"loss\">").p(loss).s("</strong> nats</dd></div>");
+        put!(out;
+            "<div><dt>Loss if the true token is " p(self.label(self.true_token)) "</dt><dd>−ln p("
+            p(self.label(self.true_token)) ") = −ln <span data-value=\"p-true\">"
+            p(prob_text(p_true)) "</span> = " "<strong data-value=\"loss\">" p(loss)
+            "</strong> nats</dd></div>"
+        );
         let winners = self.winners();
         out.push_str("<div><dt>As T → 0</dt><dd>");
         match winners.as_slice() {
             [w] => {
-                out.s("all the probability goes to <strong data-value=\"argmax\">").p(self.label(*w)).s("</strong>, the largest score (").p(signed(self.scores[*w], 2)).s("); \
-it has ").p(percent(p[*w])).s(" now.");
+                put!(out;
+                    "all the probability goes to <strong data-value=\"argmax\">" p(self.label(*w))
+                    "</strong>, the largest score (" p(signed(self.scores[*w], 2)) "); " "it has "
+                    p(percent(p[*w])) " now."
+                );
             }
             ws => {
-                out.s("the probability is split equally between the tied largest scores <strong data-value=\"argmax\">");
+                put!(out;
+                    "the probability is split equally between the tied largest scores <strong data-value=\"argmax\">"
+                );
                 for (k, &i) in ws.iter().enumerate() {
-                    out.s(if k == 0 { "" } else { ", " }).p(self.label(i));
+                    put!(out; s(if k == 0 { "" } else { ", " }) p(self.label(i)));
                 }
-                out.s("</strong> \
-(").p(percent(1.0 / ws.len().max(1) as f64)).s(" each).");
+                put!(out; "</strong> " "(" p(percent(1.0 / ws.len().max(1) as f64)) " each).");
             }
         }
         if self.temperature <= TEMPERATURES[0] {
@@ -219,13 +229,16 @@ where softmax becomes a plain argmax.</span>",
         let last = self
             .last_draw
             .map_or("none yet".to_string(), |i| self.label(i));
-        out.s("<div><dt>Draws</dt><dd>last draw: <strong data-value=\"last-draw\">").p(last).s("</strong>; \
-draws so far: <span data-value=\"draws\">").p(total).s("</span> (<span class=\"mc-w-tally\">");
+        put!(out;
+            "<div><dt>Draws</dt><dd>last draw: <strong data-value=\"last-draw\">" p(last)
+            "</strong>; " "draws so far: <span data-value=\"draws\">" p(total)
+            "</span> (<span class=\"mc-w-tally\">"
+        );
         for (i, c) in self.counts.iter().enumerate() {
             if i > 0 {
                 out.push_str(", ");
             }
-            out.p(self.label(i)).s(" <span data-value=\"count-").p(i).s("\">").p(c).s("</span>");
+            put!(out; p(self.label(i)) " <span data-value=\"count-" p(i) "\">" p(c) "</span>");
         }
         out.push_str(
             "</span>) <span class=\"mc-w-note\">(the tally restarts when the scores or T change)</span></dd></div></dl>",
@@ -278,30 +291,45 @@ draws so far: <span data-value=\"draws\">").p(total).s("</span> (<span class=\"m
     fn controls(&self, id: &str) -> String {
         let mut out = String::from("<fieldset class=\"mc-w-controls\"><legend>Scores and temperature</legend><div class=\"mc-w-scores\">");
         for (i, z) in self.scores.iter().enumerate() {
-            out.s("<label class=\"mc-w-control\" for=\"").p(id).s("-score-").p(i).s("\"><span class=\"mc-w-control-label\">Score of ").p(self.label(i)).s("</span>\
-<input type=\"number\" id=\"").p(id).s("-score-").p(i).s("\" name=\"score-").p(i).s("\" min=\"").c(-SCORE_MAX).s("\" max=\"").c(SCORE_MAX).s("\" step=\"0.1\" value=\"").c(*z).s("\" inputmode=\"decimal\" aria-describedby=\"").p(id).s("-score-").p(i).s("-note\"></label>");
+            put!(out;
+                "<label class=\"mc-w-control\" for=\"" p(id) "-score-" p(i)
+                "\"><span class=\"mc-w-control-label\">Score of " p(self.label(i)) "</span>"
+                "<input type=\"number\" id=\"" p(id) "-score-" p(i) "\" name=\"score-" p(i)
+                "\" min=\"" c(-SCORE_MAX) "\" max=\"" c(SCORE_MAX) "\" step=\"0.1\" value=\"" c(*z)
+                "\" inputmode=\"decimal\" aria-describedby=\"" p(id) "-score-" p(i)
+                "-note\"></label>"
+            );
             let note = match &self.note {
                 Some((k, text)) if *k == i => text.as_str(),
                 _ => "",
             };
             let mut name = String::from("score-");
-            name.u(i);
+            put!(name; u(i));
             push_field_note(&mut out, id, &name, note);
         }
         out.push_str("</div>");
         let stop = nearest_stop(self.temperature);
-        out.s("<label class=\"mc-w-control\" for=\"").p(id).s("-temperature\"><span class=\"mc-w-control-label\">Temperature T</span>\
-<input type=\"range\" id=\"").p(id).s("-temperature\" name=\"temperature\" min=\"0\" max=\"").p(TEMPERATURES.len() - 1).s("\" step=\"1\" value=\"").p(stop).s("\" \
-aria-valuetext=\"T = ").n(self.temperature, 2).s("\"><output class=\"mc-w-control-value\" for=\"").p(id).s("-temperature\">").n(self.temperature, 2).s("</output></label>");
-        out.s("<label class=\"mc-w-control\" for=\"").p(id).s("-true-token\"><span class=\"mc-w-control-label\">True token</span>\
-<select id=\"").p(id).s("-true-token\" name=\"true-token\">");
+        put!(out;
+            "<label class=\"mc-w-control\" for=\"" p(id)
+            "-temperature\"><span class=\"mc-w-control-label\">Temperature T</span>"
+            "<input type=\"range\" id=\"" p(id)
+            "-temperature\" name=\"temperature\" min=\"0\" max=\"" p(TEMPERATURES.len() - 1)
+            "\" step=\"1\" value=\"" p(stop) "\" " "aria-valuetext=\"T = " n(self.temperature, 2)
+            "\"><output class=\"mc-w-control-value\" for=\"" p(id) "-temperature\">"
+            n(self.temperature, 2) "</output></label>"
+        );
+        put!(out;
+            "<label class=\"mc-w-control\" for=\"" p(id)
+            "-true-token\"><span class=\"mc-w-control-label\">True token</span>" "<select id=\""
+            p(id) "-true-token\" name=\"true-token\">"
+        );
         for i in 0..self.scores.len() {
             let selected = if i == self.true_token {
                 " selected"
             } else {
                 ""
             };
-            out.s("<option value=\"").p(i).s("\"").p(selected).s(">").p(self.label(i)).s("</option>");
+            put!(out; "<option value=\"" p(i) "\"" p(selected) ">" p(self.label(i)) "</option>");
         }
         out.push_str("</select></label></fieldset>");
         out
@@ -381,9 +409,9 @@ impl Widget for Softmax {
         out.push_str(&self.readouts(&id, &p));
         out.push_str(&self.controls(&id));
         out.push_str("<div class=\"mc-w-buttons\">");
-        out.push_str(&button("sample", "Sample"));
-        out.push_str(&button("sample-10", "Sample 10"));
-        out.push_str(&button("reset-draws", "Reset draws"));
+        push_button(&mut out, "sample", "Sample");
+        push_button(&mut out, "sample-10", "Sample 10");
+        push_button(&mut out, "reset-draws", "Reset draws");
         out.push_str("</div></div>");
         out
     }

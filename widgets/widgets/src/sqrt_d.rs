@@ -30,11 +30,12 @@
 //! - `mc-w-legend` — the text legend under the plot (names the marker shapes).
 
 use core::f64::consts::LN_2;
+use crate::put;
 
 use mathcourse_core::rng::Rng;
 use mathcourse_core::sqrt_d;
 
-use crate::fmt::{clamp, Put};
+use crate::fmt::clamp;
 use crate::svg::{esc, field_note, push_button, push_field_note};
 use crate::{Event, ParamError, Params, Widget};
 
@@ -111,7 +112,7 @@ fn spread(xs: &[f64]) -> f64 {
 /// A number with up to one decimal, trailing `.0` dropped, true minus sign.
 fn short(x: f64) -> String {
     let mut s = String::new();
-    s.m(x, 1);
+    put!(s; m(x, 1));
     if s.ends_with(".0") {
         s.truncate(s.len() - 2);
     }
@@ -120,41 +121,27 @@ fn short(x: f64) -> String {
 
 /// ` x1=… y1=… x2=… y2=…/>` (closes the element).
 fn line_attrs(out: &mut String, x1: f64, y1: f64, x2: f64, y2: f64) {
-    out.s(" x1=\"")
-        .c(x1)
-        .s("\" y1=\"")
-        .c(y1)
-        .s("\" x2=\"")
-        .c(x2)
-        .s("\" y2=\"")
-        .c(y2)
-        .s("\"/>");
+    put!(out; " x1=\"" c(x1) "\" y1=\"" c(y1) "\" x2=\"" c(x2) "\" y2=\"" c(y2) "\"/>");
 }
 
 fn hline(out: &mut String, x1: f64, x2: f64, y: f64) {
-    out.s("<line");
+    put!(out; "<line");
     line_attrs(out, x1, y, x2, y);
 }
 
 fn vline(out: &mut String, x: f64, y1: f64, y2: f64) {
-    out.s("<line");
+    put!(out; "<line");
     line_attrs(out, x, y1, x, y2);
 }
 
 /// Opens a `<text>` (with `class` unless empty) at (x, y); the caller writes the content
 /// and `</text>`.
-fn text<'a>(out: &'a mut String, class: &str, x: f64, y: f64, anchor: &str) -> &'a mut String {
-    out.s("<text");
+fn text(out: &mut String, class: &str, x: f64, y: f64, anchor: &str) {
+    put!(out; "<text");
     if !class.is_empty() {
-        out.s(" class=\"").s(class).s("\"");
+        put!(out; " class=\"" s(class) "\"");
     }
-    out.s(" x=\"")
-        .c(x)
-        .s("\" y=\"")
-        .c(y)
-        .s("\" text-anchor=\"")
-        .s(anchor)
-        .s("\">")
+    put!(out; " x=\"" c(x) "\" y=\"" c(y) "\" text-anchor=\"" s(anchor) "\">");
 }
 
 impl SqrtD {
@@ -215,46 +202,28 @@ impl SqrtD {
         } else {
             "not scaled"
         };
-        out.s("<svg class=\"mc-w-svg mc-w-hist\" viewBox=\"0 0 ")
-            .c(H_W)
-            .s(" ")
-            .c(H_H)
-            .s("\" role=\"img\" aria-labelledby=\"")
-            .s(id)
-            .s("-hist-title\"><title id=\"")
-            .s(id)
-            .s("-hist-title\">Histogram of ")
-            .u(self.samples)
-            .s(" dot products of random ")
-            .u(self.d)
-            .s("-dimensional vectors, ")
-            .s(mode)
-            .s(": spread ")
-            .n(s, 2)
-            .s("</title>");
+        put!(out;
+            "<svg class=\"mc-w-svg mc-w-hist\" viewBox=\"0 0 " c(H_W) " " c(H_H)
+            "\" role=\"img\" aria-labelledby=\"" s(id) "-hist-title\"><title id=\"" s(id)
+            "-hist-title\">Histogram of " u(self.samples) " dot products of random " u(self.d)
+            "-dimensional vectors, " s(mode) ": spread " n(s, 2) "</title>"
+        );
         // All bars in one path (one rectangle per non-empty bin): a small DOM to patch.
         let bw = (H_RIGHT - H_LEFT) / BINS as f64;
-        out.s("<g class=\"mc-w-hist-bars\"><path class=\"mc-w-hist-bar\" d=\"");
+        put!(out; "<g class=\"mc-w-hist-bars\"><path class=\"mc-w-hist-bar\" d=\"");
         for (i, &c) in counts.iter().enumerate() {
             if c == 0 {
                 continue;
             }
             let h = c as f64 / max * (H_BASE - H_TOP);
-            out.s("M")
-                .c(H_LEFT + i as f64 * bw + 0.5)
-                .s(" ")
-                .c(H_BASE)
-                .s("v-")
-                .c(h)
-                .s("h")
-                .c(bw - 1.0)
-                .s("v")
-                .c(h)
-                .s("z");
+            put!(out;
+                "M" c(H_LEFT + i as f64 * bw + 0.5) " " c(H_BASE) "v-" c(h) "h" c(bw - 1.0) "v" c(h)
+                "z"
+            );
         }
-        out.s("\"/></g><g class=\"mc-w-axis\">");
+        put!(out; "\"/></g><g class=\"mc-w-axis\">");
         hline(out, H_LEFT, H_RIGHT, H_BASE);
-        out.s("</g><g class=\"mc-w-tick\">");
+        put!(out; "</g><g class=\"mc-w-tick\">");
         for m in [-4.0, -2.0, 0.0, 2.0, 4.0] {
             let v = m * self.sqrt_d();
             let x = x_of(v);
@@ -266,15 +235,16 @@ impl SqrtD {
             } else {
                 "middle"
             };
-            text(out, "", x, H_BASE + 16.0, anchor).s(&short(v)).s("</text>");
+            text(out, "", x, H_BASE + 16.0, anchor);
+            put!(out; s(&short(v)) "</text>");
         }
-        out.s("</g>");
+        put!(out; "</g>");
         let (target, name) = if self.scale {
             (1.0, "1")
         } else {
             (self.sqrt_d(), "√d")
         };
-        out.s("<g class=\"mc-w-ref\">");
+        put!(out; "<g class=\"mc-w-ref\">");
         let (left, right) = (x_of(-target), x_of(target));
         for x in [left, right] {
             vline(out, x, H_TOP - 4.0, H_BASE);
@@ -282,84 +252,69 @@ impl SqrtD {
         let label_y = H_TOP - 7.0;
         if right - left < 30.0 {
             // Too close for two labels: one "±" label in the middle.
-            text(out, "mc-w-ref-label", (left + right) / 2.0, label_y, "middle")
-                .s("±")
-                .s(name)
-                .s("</text>");
+            text(out, "mc-w-ref-label", (left + right) / 2.0, label_y, "middle");
+            put!(out; "±" s(name) "</text>");
         } else {
-            text(out, "mc-w-ref-label", left, label_y, "end").s("−").s(name).s("</text>");
-            text(out, "mc-w-ref-label", right, label_y, "start")
-                .s("+")
-                .s(name)
-                .s("</text>");
+            text(out, "mc-w-ref-label", left, label_y, "end");
+            put!(out; "−" s(name) "</text>");
+            text(out, "mc-w-ref-label", right, label_y, "start");
+            put!(out; "+" s(name) "</text>");
         }
-        out.s("</g></svg>");
+        put!(out; "</g></svg>");
     }
 
     fn spread_plot(&self, out: &mut String, id: &str, current: f64) {
         let x_of = |log2d: f64| P_LEFT + log2d / MAX_POWER as f64 * (P_RIGHT - P_LEFT);
         let y_of = |v: f64| P_BASE - v.min(P_YMAX) / P_YMAX * (P_BASE - P_TOP);
-        out.s("<svg class=\"mc-w-svg mc-w-spread-plot\" viewBox=\"0 0 ")
-            .c(P_W)
-            .s(" ")
-            .c(P_H)
-            .s("\" role=\"img\" aria-labelledby=\"")
-            .s(id)
-            .s("-plot-title\" aria-describedby=\"")
-            .s(id)
-            .s("-plot-desc\"><title id=\"")
-            .s(id)
-            .s("-plot-title\">Measured spread of dot products against d (")
-            .u(TREND_SAMPLES.min(self.samples))
-            .s(" samples each) with the √d curve; after dividing by √d the spread stays near 1</title><desc id=\"")
-            .s(id)
-            .s("-plot-desc\">");
+        put!(out;
+            "<svg class=\"mc-w-svg mc-w-spread-plot\" viewBox=\"0 0 " c(P_W) " " c(P_H)
+            "\" role=\"img\" aria-labelledby=\"" s(id) "-plot-title\" aria-describedby=\"" s(id)
+            "-plot-desc\"><title id=\"" s(id)
+            "-plot-title\">Measured spread of dot products against d ("
+            u(TREND_SAMPLES.min(self.samples))
+            " samples each) with the √d curve; after dividing by √d the spread stays near 1</title><desc id=\""
+            s(id) "-plot-desc\">"
+        );
         for (i, &(d, s)) in self.trend.iter().enumerate() {
             if i > 0 {
-                out.s("; ");
+                put!(out; "; ");
             }
-            out.s("d = ")
-                .u(d)
-                .s(": spread ")
-                .n(s, 2)
-                .s(" (√d = ")
-                .n((d as f64).sqrt(), 2)
-                .s(")");
+            put!(out; "d = " u(d) ": spread " n(s, 2) " (√d = " n((d as f64).sqrt(), 2) ")");
         }
-        out.s("</desc><g class=\"mc-w-grid\">");
+        put!(out; "</desc><g class=\"mc-w-grid\">");
         for v in [0.0, 8.0, 16.0, 24.0] {
             hline(out, P_LEFT, P_RIGHT, y_of(v));
         }
-        out.s("</g><g class=\"mc-w-tick\">");
+        put!(out; "</g><g class=\"mc-w-tick\">");
         for v in [0.0, 8.0, 16.0, 24.0] {
-            text(out, "", P_LEFT - 4.0, y_of(v) + 3.5, "end")
-                .s(&short(v))
-                .s("</text>");
+            text(out, "", P_LEFT - 4.0, y_of(v) + 3.5, "end");
+            put!(out; s(&short(v)) "</text>");
         }
         for k in 0..=MAX_POWER {
             // Odd powers (2, 8, …, 512) are hidden on narrow screens, where ten labels
             // would run together ("128256512").
             let class = if k % 2 == 1 { "mc-w-tick-minor" } else { "" };
-            text(out, class, x_of(k as f64), P_BASE + 14.0, "middle")
-                .u(1usize << k)
-                .s("</text>");
+            text(out, class, x_of(k as f64), P_BASE + 14.0, "middle");
+            put!(out; u(1usize << k) "</text>");
         }
-        text(out, "", P_RIGHT + 10.0, P_BASE + 26.0, "end").s("d</text>");
-        text(out, "", P_LEFT, P_TOP - 4.0, "start").s("spread</text></g>");
+        text(out, "", P_RIGHT + 10.0, P_BASE + 26.0, "end");
+        put!(out; "d</text>");
+        text(out, "", P_LEFT, P_TOP - 4.0, "start");
+        put!(out; "spread</text></g>");
         // √d curve and the line at 1.
-        out.s("<polyline class=\"mc-w-curve-sqrt\" fill=\"none\" points=\"");
+        put!(out; "<polyline class=\"mc-w-curve-sqrt\" fill=\"none\" points=\"");
         for i in 0..=4 * MAX_POWER {
             let k = i as f64 / 4.0;
             if i > 0 {
-                out.s(" ");
+                put!(out; " ");
             }
-            out.c(x_of(k)).s(",").c(y_of((k / 2.0 * LN_2).exp()));
+            put!(out; c(x_of(k)) "," c(y_of((k / 2.0 * LN_2).exp())));
         }
-        out.s("\"/><line class=\"mc-w-curve-one\"");
+        put!(out; "\"/><line class=\"mc-w-curve-one\"");
         line_attrs(out, P_LEFT, y_of(1.0), P_RIGHT, y_of(1.0));
         // Current d.
         let xd = x_of(log2(self.d));
-        out.s("<line class=\"mc-w-marker\"");
+        put!(out; "<line class=\"mc-w-marker\"");
         line_attrs(out, xd, P_TOP, xd, P_BASE);
         text(
             out,
@@ -367,141 +322,94 @@ impl SqrtD {
             xd,
             P_TOP + 8.0,
             if self.d > 64 { "end" } else { "start" },
-        )
-        .s("d = ")
-        .u(self.d)
-        .s("</text>");
+        );
+        put!(out; "d = " u(self.d) "</text>");
         // Measured points, each kind in one path: circles (raw), squares (scaled).
-        out.s("<path class=\"mc-w-pt-raw\" d=\"");
+        put!(out; "<path class=\"mc-w-pt-raw\" d=\"");
         for &(d, s) in &self.trend {
             let x = x_of(log2(d));
-            out.s("M")
-                .c(x - 3.0)
-                .s(" ")
-                .c(y_of(s))
-                .s("a3 3 0 1 0 6 0a3 3 0 1 0-6 0z");
+            put!(out; "M" c(x - 3.0) " " c(y_of(s)) "a3 3 0 1 0 6 0a3 3 0 1 0-6 0z");
         }
-        out.s("\"/><path class=\"mc-w-pt-scaled\" d=\"");
+        put!(out; "\"/><path class=\"mc-w-pt-scaled\" d=\"");
         for &(d, s) in &self.trend {
             let x = x_of(log2(d));
             let scaled = s / (d as f64).sqrt();
-            out.s("M")
-                .c(x - 2.5)
-                .s(" ")
-                .c(y_of(scaled) - 2.5)
-                .s("h5v5h-5z");
+            put!(out; "M" c(x - 2.5) " " c(y_of(scaled) - 2.5) "h5v5h-5z");
         }
         // The histogram's own spread.
         let (cx, cy) = (x_of(log2(self.d)), y_of(current));
-        out.s("\"/><path class=\"mc-w-pt-current\" d=\"M")
-            .c(cx)
-            .s(" ")
-            .c(cy - 5.0)
-            .s("L")
-            .c(cx + 5.0)
-            .s(" ")
-            .c(cy)
-            .s("L")
-            .c(cx)
-            .s(" ")
-            .c(cy + 5.0)
-            .s("L")
-            .c(cx - 5.0)
-            .s(" ")
-            .c(cy)
-            .s("Z\"/></svg>");
+        put!(out;
+            "\"/><path class=\"mc-w-pt-current\" d=\"M" c(cx) " " c(cy - 5.0) "L" c(cx + 5.0) " "
+            c(cy) "L" c(cx) " " c(cy + 5.0) "L" c(cx - 5.0) " " c(cy) "Z\"/></svg>"
+        );
     }
 
     fn readouts(&self, out: &mut String, id: &str, s: f64) {
         let sd = self.sqrt_d();
-        out.s("<dl class=\"mc-w-readouts\" id=\"")
-            .s(id)
-            .s("-readouts\" aria-live=\"polite\"><div><dt>Dimension</dt><dd>d = <strong data-value=\"d\">")
-            .u(self.d)
-            .s("</strong>, √d = <span data-value=\"sqrt-d\">")
-            .n(sd, 2)
-            .s("</span> <span class=\"mc-w-note\">(<span data-value=\"samples\">")
-            .u(self.samples)
-            .s("</span> random pairs)</span></dd></div>");
+        put!(out;
+            "<dl class=\"mc-w-readouts\" id=\"" s(id)
+            "-readouts\" aria-live=\"polite\"><div><dt>Dimension</dt><dd>d = <strong data-value=\"d\">"
+            u(self.d) "</strong>, √d = <span data-value=\"sqrt-d\">" n(sd, 2)
+            "</span> <span class=\"mc-w-note\">(<span data-value=\"samples\">" u(self.samples)
+            "</span> random pairs)</span></dd></div>"
+        );
         let (what, expected, name) = if self.scale {
             ("Spread after dividing by √d", 1.0, "1")
         } else {
             ("Spread of the dot products", sd, "√d")
         };
-        out.s("<div><dt>")
-            .s(what)
-            .s("</dt><dd><strong data-value=\"spread\">")
-            .n(s, 2)
-            .s("</strong> (standard deviation) vs ")
-            .s(name)
-            .s(" = <span data-value=\"expected\">")
-            .n(expected, 2)
-            .s("</span> <span class=\"mc-w-note\">(ratio <span data-value=\"ratio\">")
-            .n(s / expected, 2)
-            .s("</span>)</span></dd></div><div><dt>So</dt><dd>");
+        put!(out;
+            "<div><dt>" s(what) "</dt><dd><strong data-value=\"spread\">" n(s, 2)
+            "</strong> (standard deviation) vs " s(name) " = <span data-value=\"expected\">"
+            n(expected, 2) "</span> <span class=\"mc-w-note\">(ratio <span data-value=\"ratio\">"
+            n(s / expected, 2) "</span>)</span></dd></div><div><dt>So</dt><dd>"
+        );
         if self.scale {
-            out.s("Scores of typical size ±1, whatever d is: softmax stays soft. The histogram keeps the raw axis \
-(±4√d), so you see the samples squeezed by √d = ")
-                .n(sd, 2)
-                .s(".");
+            put!(out;
+                "Scores of typical size ±1, whatever d is: softmax stays soft. The histogram keeps the raw axis "
+                "(±4√d), so you see the samples squeezed by √d = " n(sd, 2) "."
+            );
         } else if self.d >= 16 {
-            out.s("Scores of typical size ±")
-                .n(sd, 1)
-                .s(": fed to softmax, they make one token win nearly everything.");
+            put!(out;
+                "Scores of typical size ±" n(sd, 1)
+                ": fed to softmax, they make one token win nearly everything."
+            );
         } else {
-            out.s("Scores of typical size ±")
-                .n(sd, 1)
-                .s("; they grow like √d as d grows.");
+            put!(out; "Scores of typical size ±" n(sd, 1) "; they grow like √d as d grows.");
         }
-        out.s("</dd></div></dl>");
+        put!(out; "</dd></div></dl>");
     }
 
     fn controls(&self, out: &mut String, id: &str) {
         let power = log2(self.d).round() as u32;
-        out.s("<fieldset class=\"mc-w-controls\"><legend>Dimension and scaling</legend>\
-<label class=\"mc-w-control\" for=\"")
-            .s(id)
-            .s("-d-power\"><span class=\"mc-w-control-label\">d (powers of 2)</span><input type=\"range\" id=\"")
-            .s(id)
-            .s("-d-power\" name=\"d-power\" min=\"0\" max=\"")
-            .u(MAX_POWER as usize)
-            .s("\" step=\"1\" value=\"")
-            .u(power as usize)
-            .s("\" aria-valuetext=\"d = ")
-            .u(self.d);
+        put!(out;
+            "<fieldset class=\"mc-w-controls\"><legend>Dimension and scaling</legend>"
+            "<label class=\"mc-w-control\" for=\"" s(id)
+            "-d-power\"><span class=\"mc-w-control-label\">d (powers of 2)</span><input type=\"range\" id=\""
+            s(id) "-d-power\" name=\"d-power\" min=\"0\" max=\"" u(MAX_POWER as usize)
+            "\" step=\"1\" value=\"" u(power as usize) "\" aria-valuetext=\"d = " u(self.d)
+        );
         if self.d != 1 << power {
             // A typed d between two stops: the slider cannot hold it; say where it sits.
-            out.s(" (between powers of two; the slider sits at ")
-                .u(1usize << power)
-                .s(")");
+            put!(out; " (between powers of two; the slider sits at " u(1usize << power) ")");
         }
-        out.s("\"><output class=\"mc-w-control-value\" for=\"")
-            .s(id)
-            .s("-d-power\">")
-            .u(self.d)
-            .s("</output></label><label class=\"mc-w-control\" for=\"")
-            .s(id)
-            .s("-d\"><span class=\"mc-w-control-label\">d (any, 1 to ")
-            .u(MAX_D)
-            .s(")</span><input type=\"number\" id=\"")
-            .s(id)
-            .s("-d\" name=\"d\" min=\"1\" max=\"")
-            .u(MAX_D)
-            .s("\" step=\"1\" value=\"")
-            .u(self.d)
-            .s("\" inputmode=\"numeric\" aria-describedby=\"")
-            .s(id)
-            .s("-d-note\"></label>");
+        put!(out;
+            "\"><output class=\"mc-w-control-value\" for=\"" s(id) "-d-power\">" u(self.d)
+            "</output></label><label class=\"mc-w-control\" for=\"" s(id)
+            "-d\"><span class=\"mc-w-control-label\">d (any, 1 to " u(MAX_D)
+            ")</span><input type=\"number\" id=\"" s(id) "-d\" name=\"d\" min=\"1\" max=\"" u(MAX_D)
+            "\" step=\"1\" value=\"" u(self.d) "\" inputmode=\"numeric\" aria-describedby=\"" s(id)
+            "-d-note\"></label>"
+        );
         push_field_note(out, id, "d", &self.note);
-        out.s("<label class=\"mc-w-control mc-w-check\" for=\"")
-            .s(id)
-            .s("-scale\"><input type=\"checkbox\" id=\"")
-            .s(id)
-            .s("-scale\" name=\"scale\" value=\"true\"")
-            .s(if self.scale { " checked" } else { "" })
-            .s("><span class=\"mc-w-control-label\">Divide by √d</span></label>");
+        put!(out;
+            "<label class=\"mc-w-control mc-w-check\" for=\"" s(id)
+            "-scale\"><input type=\"checkbox\" id=\"" s(id) "-scale\" name=\"scale\" value=\"true\""
+            s(if self.scale { " checked" } else { "" })
+            "><span class=\"mc-w-control-label\">Divide by √d</span></label>"
+        );
         push_button(out, "resample", "Resample");
-        out.s("</fieldset>");
+        put!(out; "</fieldset>");
     }
 
     fn set_d(&mut self, d: usize) {
@@ -580,7 +488,7 @@ impl Widget for SqrtD {
         let shown = self.shown();
         let s = spread(&shown);
         let mut out = String::with_capacity(8192);
-        out.s("<div class=\"mc-w-sqrt-d\">");
+        put!(out; "<div class=\"mc-w-sqrt-d\">");
         self.histogram(&mut out, &id, &shown, s);
         self.readouts(&mut out, &id, s);
         self.controls(&mut out, &id);

@@ -21,9 +21,10 @@
 
 
 use mathcourse_core::info;
+use crate::{put, text};
 
-use crate::svg::{esc, num, slider};
-use crate::fmt::{clamp, Put};
+use crate::svg::{esc, num, push_slider};
+use crate::fmt::clamp;
 use crate::{Event, ParamError, Params, Widget};
 
 /// Smallest probability a slider allows.
@@ -67,13 +68,21 @@ impl Surprise {
         for (i, &p) in self.probs.iter().enumerate() {
             let bits = info::surprise_bits(p).unwrap_or(f64::NAN);
             let nats = info::surprise_nats(p).unwrap_or(f64::NAN);
-            out.s("<tr><th scope=\"row\">").p(self.label(i)).s("</th><td class=\"mc-w-num\" data-value=\"p-").p(i).s("\">").p(prob_text(p)).s("</td>\
-<td class=\"mc-w-num\" data-value=\"bits-").p(i).s("\">").n(bits, 2).s("</td><td class=\"mc-w-num\" data-value=\"nats-").p(i).s("\">").n(nats, 2).s("</td>\
-<td class=\"mc-w-bar-cell\" aria-hidden=\"true\"><span class=\"mc-w-bar-track\"><span class=\"mc-w-bar\" style=\"width:").c(clamp(100.0 * bits / max_bits, 0.0, 100.0)).s("%\"></span></span></td></tr>");
+            put!(out;
+                "<tr><th scope=\"row\">" p(self.label(i))
+                "</th><td class=\"mc-w-num\" data-value=\"p-" p(i) "\">" p(prob_text(p)) "</td>"
+                "<td class=\"mc-w-num\" data-value=\"bits-" p(i) "\">" n(bits, 2)
+                "</td><td class=\"mc-w-num\" data-value=\"nats-" p(i) "\">" n(nats, 2) "</td>"
+                "<td class=\"mc-w-bar-cell\" aria-hidden=\"true\"><span class=\"mc-w-bar-track\"><span class=\"mc-w-bar\" style=\"width:"
+                c(clamp(100.0 * bits / max_bits, 0.0, 100.0)) "%\"></span></span></td></tr>"
+            );
         }
         let (ce_bits, ce_nats) = self.cross_entropy();
-        out.s("</tbody><tfoot><tr><th scope=\"row\">Average</th><td></td><td class=\"mc-w-num\" data-value=\"avg-bits\">").n(ce_bits, 2).s("</td>\
-<td class=\"mc-w-num\" data-value=\"avg-nats\">").n(ce_nats, 2).s("</td><td></td></tr></tfoot></table>");
+        put!(out;
+            "</tbody><tfoot><tr><th scope=\"row\">Average</th><td></td><td class=\"mc-w-num\" data-value=\"avg-bits\">"
+            n(ce_bits, 2) "</td>" "<td class=\"mc-w-num\" data-value=\"avg-nats\">" n(ce_nats, 2)
+            "</td><td></td></tr></tfoot></table>"
+        );
         out
     }
 
@@ -89,15 +98,15 @@ impl Surprise {
         let (ce_bits, ce_nats) = self.cross_entropy();
         let ppl = info::perplexity(&self.probs).unwrap_or(f64::NAN);
         let mut out =
-            {
-                let mut s = String::new();
-                s.s("<dl class=\"mc-w-readouts\" id=\"").p(id).s("-readouts\" aria-live=\"polite\">");
-                s
-            };
-        out.s("<div><dt>Cross-entropy (average surprise)</dt><dd><strong data-value=\"ce-bits\">").n(ce_bits, 2).s("</strong> bits = \
-<strong data-value=\"ce-nats\">").n(ce_nats, 2).s("</strong> nats per token</dd></div>\
-<div><dt>Perplexity</dt><dd>2<sup>").n(ce_bits, 2).s("</sup> = e<sup>").n(ce_nats, 2).s("</sup> = <strong data-value=\"perplexity\">").n(ppl, 2).s("</strong> \
-<span class=\"mc-w-note\">(as unsure as choosing uniformly among about ").n(ppl, 1).s(" options)</span></dd></div>");
+            text!("<dl class=\"mc-w-readouts\" id=\"" p(id) "-readouts\" aria-live=\"polite\">");
+        put!(out;
+            "<div><dt>Cross-entropy (average surprise)</dt><dd><strong data-value=\"ce-bits\">"
+            n(ce_bits, 2) "</strong> bits = " "<strong data-value=\"ce-nats\">" n(ce_nats, 2)
+            "</strong> nats per token</dd></div>" "<div><dt>Perplexity</dt><dd>2<sup>" n(ce_bits, 2)
+            "</sup> = e<sup>" n(ce_nats, 2) "</sup> = <strong data-value=\"perplexity\">" n(ppl, 2)
+            "</strong> " "<span class=\"mc-w-note\">(as unsure as choosing uniformly among about "
+            n(ppl, 1) " options)</span></dd></div>"
+        );
         // Most surprising token: the smallest probability (the first on ties).
         let worst =
             self.probs
@@ -108,8 +117,12 @@ impl Surprise {
                     _ => Some((i, p)),
                 });
         if let Some((i, p)) = worst {
-            out.s("<div><dt>Most surprising</dt><dd><strong data-value=\"most-surprising\">").p(self.label(i)).s("</strong> \
-(p = ").p(prob_text(p)).s(", <span data-value=\"most-surprising-bits\">").n(info::surprise_bits(p).unwrap_or(f64::NAN), 2).s("</span> bits)</dd></div>");
+            put!(out;
+                "<div><dt>Most surprising</dt><dd><strong data-value=\"most-surprising\">"
+                p(self.label(i)) "</strong> " "(p = " p(prob_text(p))
+                ", <span data-value=\"most-surprising-bits\">"
+                n(info::surprise_bits(p).unwrap_or(f64::NAN), 2) "</span> bits)</dd></div>"
+            );
         }
         out.push_str("</dl>");
         out
@@ -144,9 +157,7 @@ impl Widget for Surprise {
             Some(labels) => labels,
             None if n == DEFAULT_LABELS.len() => DEFAULT_LABELS.iter().map(|s| s.to_string()).collect(),
             None => (1..=n).map(|i| {
-                let mut s = String::new();
-                s.s("token ").p(i);
-                s
+                text!("token " p(i))
             }).collect(),
         };
         Ok(Surprise { probs, labels })
@@ -157,24 +168,14 @@ impl Widget for Surprise {
         let mut out = String::from("<div class=\"mc-w-surprise\">");
         out.push_str("<fieldset class=\"mc-w-controls mc-w-sliders\"><legend>Probability the model gave to each token that occurred</legend>");
         for (i, &p) in self.probs.iter().enumerate() {
-            out.push_str(&slider(
+            push_slider(
+                &mut out,
                 &id,
-                &{
-                    let mut s = String::new();
-                    s.s("p-").p(i);
-                    s
-                },
-                &{
-                    let mut s = String::new();
-                    s.s("p(").p(self.label(i)).s(")");
-                    s
-                },
-                p,
-                P_MIN,
-                1.0,
-                P_STEP,
+                &text!("p-" p(i)),
+                &text!("p(" p(self.label(i)) ")"),
+                (p, P_MIN, 1.0, P_STEP),
                 &prob_text(p),
-            ));
+            );
         }
         out.push_str("</fieldset>");
         out.push_str(&self.table());

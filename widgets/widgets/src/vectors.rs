@@ -4,6 +4,7 @@
 
 
 use mathcourse_core::vector::{self, AngleWord};
+use crate::{put, text};
 
 /// The angle in words: core's aligned / perpendicular / opposed, with "partly" for the
 /// wide bands between 45° and 135° ("84° · aligned" would overstate it). Decided on the
@@ -17,8 +18,8 @@ fn graded(angle: f64, word: AngleWord) -> &'static str {
     }
 }
 
-use crate::svg::{esc, num, slider};
-use crate::fmt::{clamp, Put};
+use crate::svg::{esc, num, push_slider};
+use crate::fmt::clamp;
 use crate::{DragPhase, Event, ParamError, Params, Widget};
 
 /// Half-width of the drawing area, in vector units.
@@ -58,14 +59,14 @@ impl Vectors {
         let na = vector::norm(a).unwrap_or(0.0);
         let nb = vector::norm(b).unwrap_or(0.0);
         let mut out = String::new();
-        let expansion = {
-            let mut s = String::new();
-            s.s("(").c(self.a[0]).s(")(").c(self.b[0]).s(") + (").c(self.a[1]).s(")(").c(self.b[1]).s(")");
-            s
-        };
-        out.s("<dl class=\"mc-w-readouts\" id=\"").p(id).s("-readouts\" aria-live=\"polite\">\
-<div><dt>a · b</dt><dd><span class=\"mc-w-expansion\">").p(expansion).s(" =</span> <strong data-value=\"dot\">").n(dot, 2).s("</strong></dd></div>\
-<div><dt>‖a‖, ‖b‖</dt><dd><span data-value=\"norm-a\">").n(na, 2).s("</span>, <span data-value=\"norm-b\">").n(nb, 2).s("</span></dd></div>");
+        let expansion = text!("(" c(self.a[0]) ")(" c(self.b[0]) ") + (" c(self.a[1]) ")(" c(self.b[1]) ")");
+        put!(out;
+            "<dl class=\"mc-w-readouts\" id=\"" p(id) "-readouts\" aria-live=\"polite\">"
+            "<div><dt>a · b</dt><dd><span class=\"mc-w-expansion\">" p(expansion)
+            " =</span> <strong data-value=\"dot\">" n(dot, 2) "</strong></dd></div>"
+            "<div><dt>‖a‖, ‖b‖</dt><dd><span data-value=\"norm-a\">" n(na, 2)
+            "</span>, <span data-value=\"norm-b\">" n(nb, 2) "</span></dd></div>"
+        );
         match (vector::cosine(a, b), vector::angle_degrees(a, b), vector::angle_word(a, b)) {
             (Ok(cos), Ok(angle), Ok(word)) => {
                 let sign = if dot > 1e-12 {
@@ -75,8 +76,12 @@ impl Vectors {
                 } else {
                     "zero"
                 };
-                out.s("<div><dt>cos θ</dt><dd data-value=\"cos\">").n(cos, 3).s("</dd></div>\
-<div><dt>angle θ</dt><dd><span data-value=\"angle\">").n(angle, 0).s("°</span> · <span data-value=\"word\">").p(graded(angle, word)).s("</span> <span class=\"mc-w-note\">(a · b is ").p(sign).s(")</span></dd></div>");
+                put!(out;
+                    "<div><dt>cos θ</dt><dd data-value=\"cos\">" n(cos, 3) "</dd></div>"
+                    "<div><dt>angle θ</dt><dd><span data-value=\"angle\">" n(angle, 0)
+                    "°</span> · <span data-value=\"word\">" p(graded(angle, word))
+                    "</span> <span class=\"mc-w-note\">(a · b is " p(sign) ")</span></dd></div>"
+                );
             }
             _ => {
                 out.push_str("<div><dt>cos θ</dt><dd data-value=\"cos\">undefined</dd></div><div><dt>angle θ</dt><dd data-value=\"angle\">undefined: a zero vector has no direction</dd></div>");
@@ -90,29 +95,53 @@ impl Vectors {
         let to_svg = |p: [f64; 2]| (p[0], -p[1]);
         let mut out = String::new();
         let e = EXTENT + 0.5;
-        out.s("<svg class=\"mc-w-svg mc-w-vectors-svg\" viewBox=\"").c(-e).s(" ").c(-e).s(" ").c(2.0 * e).s(" ").c(2.0 * e).s("\" role=\"group\" aria-labelledby=\"").p(id).s("-svg-title\">\
-<title id=\"").p(id).s("-svg-title\">Vectors a = (").n(self.a[0], 1).s(", ").n(self.a[1], 1).s(") and b = (").n(self.b[0], 1).s(", ").n(self.b[1], 1).s(") drawn from the origin</title>\
-<defs><marker id=\"").p(id).s("-head-a\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto-start-reverse\"><path class=\"mc-w-vec-a-head\" d=\"M0 0L10 5L0 10z\"/></marker>\
-<marker id=\"").p(id).s("-head-b\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto-start-reverse\"><path class=\"mc-w-vec-b-head\" d=\"M0 0L10 5L0 10z\"/></marker></defs>");
+        put!(out;
+            "<svg class=\"mc-w-svg mc-w-vectors-svg\" viewBox=\"" c(-e) " " c(-e) " " c(2.0 * e) " "
+            c(2.0 * e) "\" role=\"group\" aria-labelledby=\"" p(id) "-svg-title\">" "<title id=\""
+            p(id) "-svg-title\">Vectors a = (" n(self.a[0], 1) ", " n(self.a[1], 1) ") and b = ("
+            n(self.b[0], 1) ", " n(self.b[1], 1) ") drawn from the origin</title>"
+            "<defs><marker id=\"" p(id)
+            "-head-a\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto-start-reverse\"><path class=\"mc-w-vec-a-head\" d=\"M0 0L10 5L0 10z\"/></marker>"
+            "<marker id=\"" p(id)
+            "-head-b\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto-start-reverse\"><path class=\"mc-w-vec-b-head\" d=\"M0 0L10 5L0 10z\"/></marker></defs>"
+        );
         out.push_str("<g class=\"mc-w-grid\">");
         for i in -4..=4 {
             let f = i as f64;
-            out.s("<line x1=\"").c(f).s("\" y1=\"").c(-EXTENT).s("\" x2=\"").c(f).s("\" y2=\"").c(EXTENT).s("\"/><line x1=\"").c(-EXTENT).s("\" y1=\"").c(f).s("\" x2=\"").c(EXTENT).s("\" y2=\"").c(f).s("\"/>");
+            put!(out;
+                "<line x1=\"" c(f) "\" y1=\"" c(-EXTENT) "\" x2=\"" c(f) "\" y2=\"" c(EXTENT)
+                "\"/><line x1=\"" c(-EXTENT) "\" y1=\"" c(f) "\" x2=\"" c(EXTENT) "\" y2=\"" c(f)
+                "\"/>"
+            );
         }
         out.push_str("</g>");
-        out.s("<g class=\"mc-w-axis\"><line x1=\"").c(-EXTENT).s("\" y1=\"0\" x2=\"").c(EXTENT).s("\" y2=\"0\"/><line x1=\"0\" y1=\"").c(-EXTENT).s("\" x2=\"0\" y2=\"").c(EXTENT).s("\"/></g>");
+        put!(out;
+            "<g class=\"mc-w-axis\"><line x1=\"" c(-EXTENT) "\" y1=\"0\" x2=\"" c(EXTENT)
+            "\" y2=\"0\"/><line x1=\"0\" y1=\"" c(-EXTENT) "\" x2=\"0\" y2=\"" c(EXTENT) "\"/></g>"
+        );
         // Dashed projection of a onto b: from the tip of a to its foot on b's line.
         if let Ok(p) = vector::projection(&self.a, &self.b) {
             let (px, py) = to_svg([p[0], p[1]]);
             let (ax, ay) = to_svg(self.a);
-            out.s("<g class=\"mc-w-proj\"><line class=\"mc-w-proj-drop\" x1=\"").c(ax).s("\" y1=\"").c(ay).s("\" x2=\"").c(px).s("\" y2=\"").c(py).s("\"/><line class=\"mc-w-proj-shadow\" x1=\"0\" y1=\"0\" x2=\"").c(px).s("\" y2=\"").c(py).s("\"/></g>");
+            put!(out;
+                "<g class=\"mc-w-proj\"><line class=\"mc-w-proj-drop\" x1=\"" c(ax) "\" y1=\"" c(ay)
+                "\" x2=\"" c(px) "\" y2=\"" c(py)
+                "\"/><line class=\"mc-w-proj-shadow\" x1=\"0\" y1=\"0\" x2=\"" c(px) "\" y2=\""
+                c(py) "\"/></g>"
+            );
         }
         for (name, v) in [('a', self.a), ('b', self.b)] {
             let (x, y) = to_svg(v);
-            out.s("<g class=\"mc-w-vec mc-w-vec-").p(name).s("\"><line x1=\"0\" y1=\"0\" x2=\"").c(x).s("\" y2=\"").c(y).s("\" marker-end=\"url(#").p(id).s("-head-").p(name).s(")\"/>\
-<text class=\"mc-w-vec-label\" x=\"").c(x * 1.08 + 0.25).s("\" y=\"").c(y * 1.08 - 0.2).s("\">").p(name).s("</text>\
-<circle class=\"mc-w-handle\" cx=\"").c(x).s("\" cy=\"").c(y).s("\" r=\"0.32\" tabindex=\"0\" role=\"slider\" data-drag=\"").p(name).s("\" data-key=\"").p(name).s("\" \
-aria-label=\"Tip of vector ").p(name).s(": use arrow keys to move it (Shift for bigger steps)\" aria-valuetext=\"(").n(v[0], 1).s(", ").n(v[1], 1).s(")\"/></g>");
+            put!(out;
+                "<g class=\"mc-w-vec mc-w-vec-" p(name) "\"><line x1=\"0\" y1=\"0\" x2=\"" c(x)
+                "\" y2=\"" c(y) "\" marker-end=\"url(#" p(id) "-head-" p(name) ")\"/>"
+                "<text class=\"mc-w-vec-label\" x=\"" c(x * 1.08 + 0.25) "\" y=\"" c(y * 1.08 - 0.2)
+                "\">" p(name) "</text>" "<circle class=\"mc-w-handle\" cx=\"" c(x) "\" cy=\"" c(y)
+                "\" r=\"0.32\" tabindex=\"0\" role=\"slider\" data-drag=\"" p(name) "\" data-key=\""
+                p(name) "\" " "aria-label=\"Tip of vector " p(name)
+                ": use arrow keys to move it (Shift for bigger steps)\" aria-valuetext=\"("
+                n(v[0], 1) ", " n(v[1], 1) ")\"/></g>"
+            );
         }
         out.push_str("</svg>");
         out
@@ -147,24 +176,14 @@ impl Widget for Vectors {
         out.push_str("<fieldset class=\"mc-w-controls\"><legend>Coordinates</legend>");
         for (name, v) in [("a", self.a), ("b", self.b)] {
             for (i, comp) in ["1", "2"].iter().enumerate() {
-                out.push_str(&slider(
+                push_slider(
+                    &mut out,
                     &id,
-                    &{
-                        let mut s = String::new();
-                        s.p(name).p(comp);
-                        s
-                    },
-                    &{
-                        let mut s = String::new();
-                        s.p(name).s("<sub>").p(comp).s("</sub>");
-                        s
-                    },
-                    v[i],
-                    -EXTENT,
-                    EXTENT,
-                    SNAP,
+                    &text!(p(name) p(comp)),
+                    &text!(p(name) "<sub>" p(comp) "</sub>"),
+                    (v[i], -EXTENT, EXTENT, SNAP),
                     &num(v[i], 1),
-                ));
+                );
             }
         }
         out.push_str("</fieldset></div></div>");

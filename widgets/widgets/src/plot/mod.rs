@@ -44,8 +44,9 @@ pub mod author;
 
 use mathcourse_core::expr::{BinOp, Function};
 use mathcourse_core::plot::{self as core_plot, Op, Program, Window};
+use crate::{put, text};
 
-use crate::fmt::{clamp, parse_index, Put};
+use crate::fmt::{clamp, parse_index};
 use crate::json::Value;
 use crate::svg::esc;
 use crate::{DragPhase, Event, ParamError, Params, Widget};
@@ -201,11 +202,11 @@ fn program(v: Option<&Value>, funcs: usize, slots: usize) -> Option<Program> {
 
 /// `head`, ` name="value"` for each attribute, `tail`.
 fn el(out: &mut String, head: &str, attrs: &[(&str, f64)], tail: &str) {
-    out.s(head);
+    put!(out; s(head));
     for (name, v) in attrs {
-        out.s(" ").s(name).s("=\"").c(*v).s("\"");
+        put!(out; " " s(name) "=\"" c(*v) "\"");
     }
-    out.s(tail);
+    put!(out; s(tail));
 }
 
 /// A label at `(x, y)` (nothing when empty).
@@ -213,13 +214,13 @@ fn label(out: &mut String, (x, y): (f64, f64), anchor: &str, text: &str) {
     if !text.is_empty() {
         el(out, "<text class=\"mc-w-plot-label\" font-size=\"9\" text-anchor=\"", &[], anchor);
         el(out, "\"", &[("x", x), ("y", y)], ">");
-        out.e(text).s("</text>");
+        put!(out; e(text) "</text>");
     }
 }
 
 /// A path command and its point.
 fn pt(out: &mut String, cmd: &str, x: f64, y: f64) {
-    out.s(cmd).c(x).s(" ").c(y);
+    put!(out; s(cmd) c(x) " " c(y));
 }
 
 /// Places after the point that `step` needs (up to 6).
@@ -427,16 +428,23 @@ impl Plot {
 
     fn value_text(out: &mut String, v: f64, decimals: usize) {
         if v.is_finite() {
-            out.m(v, decimals);
+            put!(out; m(v, decimals));
         } else {
-            out.s("undefined");
+            put!(out; "undefined");
         }
     }
 
     fn drawing(&self, id: &str, slots: &[f64]) -> String {
         let mut out = String::new();
-        out.s("<svg class=\"mc-w-svg mc-w-plot-svg\" viewBox=\"0 0 320 212\" role=\"group\" aria-labelledby=\"").s(id).s("-svg-title\"><title id=\"").s(id).s("-svg-title\">").s(&self.title);
-        out.s("</title><defs><clipPath id=\"").s(id).s("-clip\"><rect x=\"38\" y=\"8\" width=\"274\" height=\"180\"/></clipPath></defs>").s(&self.axes).s("<g clip-path=\"url(#").s(id).s("-clip)\">");
+        put!(out;
+            "<svg class=\"mc-w-svg mc-w-plot-svg\" viewBox=\"0 0 320 212\" role=\"group\" aria-labelledby=\""
+            s(id) "-svg-title\"><title id=\"" s(id) "-svg-title\">" s(&self.title)
+        );
+        put!(out;
+            "</title><defs><clipPath id=\"" s(id)
+            "-clip\"><rect x=\"38\" y=\"8\" width=\"274\" height=\"180\"/></clipPath></defs>"
+            s(&self.axes) "<g clip-path=\"url(#" s(id) "-clip)\">"
+        );
         let eval = |p: &Program| p.eval(0.0, slots, &self.funcs);
         // Areas under the curves, then the curves, lines and tangents, all clipped.
         for pass in [Kind::Area, Kind::Curve, Kind::VLine, Kind::Tangent, Kind::Point] {
@@ -454,7 +462,7 @@ impl Plot {
                             continue;
                         }
                         let base = self.sy(clamp(0.0, self.y.0, self.y.1));
-                        out.s("<path class=\"mc-w-plot-area\" d=\"");
+                        put!(out; "<path class=\"mc-w-plot-area\" d=\"");
                         for run in core_plot::sample(&f, &self.window((lo, hi))) {
                             if let (Some(s), Some(e)) = (run.first(), run.last()) {
                                 pt(&mut out, "M", self.sx(s.0), base);
@@ -462,26 +470,28 @@ impl Plot {
                                     pt(&mut out, "L", self.sx(x), self.sy(y));
                                 }
                                 pt(&mut out, "L", self.sx(e.0), base);
-                                out.s("Z");
+                                put!(out; "Z");
                             }
                         }
-                        out.s("\"/>");
+                        put!(out; "\"/>");
                     }
                     Kind::Curve => {
                         if m.style == 3 {
                             continue;
                         }
-                        out.s("<path class=\"mc-w-plot-curve mc-w-plot-c").u(i % 4);
+                        put!(out; "<path class=\"mc-w-plot-curve mc-w-plot-c" u(i % 4));
                         if m.style > 0 {
-                            out.s(" mc-w-plot-").s(STYLES.get(m.style).copied().unwrap_or("solid"));
+                            put!(out;
+                                " mc-w-plot-" s(STYLES.get(m.style).copied().unwrap_or("solid"))
+                            );
                         }
-                        out.s("\" data-curve=\"").u(i).s("\" d=\"");
+                        put!(out; "\" data-curve=\"" u(i) "\" d=\"");
                         for run in core_plot::sample(&f, &self.window(self.x)) {
                             for (k, &(x, y)) in run.iter().enumerate() {
                                 pt(&mut out, if k == 0 { "M" } else { "L" }, self.sx(x), self.sy(y));
                             }
                         }
-                        out.s("\"/>");
+                        put!(out; "\"/>");
                     }
                     Kind::VLine | Kind::HLine => {
                         let v = eval(&m.a);
@@ -514,7 +524,7 @@ impl Plot {
                 }
             }
         }
-        out.s("</g>");
+        put!(out; "</g>");
         for (i, m) in self.marks.iter().enumerate() {
             if m.kind == Kind::Tangent {
                 let Some(p) = self.params.get(m.p) else { continue };
@@ -522,10 +532,15 @@ impl Plot {
                 let cy = if fa.is_finite() { clamp(self.sy(fa), TOP, BOTTOM) } else { BOTTOM };
                 let what = if m.label.is_empty() { "Tangent point" } else { m.label.as_str() };
                 el(&mut out, "<circle class=\"mc-w-handle mc-w-plot-handle\" r=\"6\"", &[("cx", self.sx(p.value)), ("cy", cy)], " tabindex=\"0\" role=\"slider\" data-drag=\"t");
-                out.u(i).s("\" data-key=\"t").u(i).s("\" aria-label=\"").e(what).s(": drag it, or use the arrow keys\" aria-valuemin=\"").g(p.min).s("\" aria-valuemax=\"").g(p.max).s("\" aria-valuenow=\"").g(p.value).s("\" aria-valuetext=\"").e(&p.name).s(" = ").m(p.value, p.decimals).s("\"/>");
+                put!(out;
+                    u(i) "\" data-key=\"t" u(i) "\" aria-label=\"" e(what)
+                    ": drag it, or use the arrow keys\" aria-valuemin=\"" g(p.min)
+                    "\" aria-valuemax=\"" g(p.max) "\" aria-valuenow=\"" g(p.value)
+                    "\" aria-valuetext=\"" e(&p.name) " = " m(p.value, p.decimals) "\"/>"
+                );
             }
         }
-        out.s("</svg>");
+        put!(out; "</svg>");
         out
     }
 
@@ -546,29 +561,34 @@ impl Plot {
             v
         };
         let (xt, yt) = (ticks(self.x, xs), ticks(self.y, ys));
-        out.s("<path class=\"mc-w-grid\" d=\"");
+        put!(out; "<path class=\"mc-w-grid\" d=\"");
         for &x in &xt {
             pt(out, "M", self.sx(x), TOP);
-            out.s("V").c(BOTTOM);
+            put!(out; "V" c(BOTTOM));
         }
         for &y in &yt {
             pt(out, "M", LEFT, self.sy(y));
-            out.s("H").c(RIGHT);
+            put!(out; "H" c(RIGHT));
         }
-        out.s("\"/><path class=\"mc-w-axis\" d=\"");
+        put!(out; "\"/><path class=\"mc-w-axis\" d=\"");
         let y0 = if self.y.0 <= 0.0 && 0.0 <= self.y.1 { self.sy(0.0) } else { BOTTOM };
         let x0 = if self.x.0 <= 0.0 && 0.0 <= self.x.1 { self.sx(0.0) } else { LEFT };
-        out.s("M").c(LEFT).s(" ").c(y0).s("H").c(RIGHT).s("M").c(x0).s(" ").c(TOP).s("V").c(BOTTOM).s("\"/><g class=\"mc-w-tick-label\" font-size=\"9\">");
+        put!(out;
+            "M" c(LEFT) " " c(y0) "H" c(RIGHT) "M" c(x0) " " c(TOP) "V" c(BOTTOM)
+            "\"/><g class=\"mc-w-tick-label\" font-size=\"9\">"
+        );
         let (dx, dy) = (decimals_of(xs), decimals_of(ys));
         for &x in &xt {
             el(out, "<text text-anchor=\"middle\"", &[("x", self.sx(x)), ("y", BOTTOM + 12.0)], ">");
-            out.m(x, dx).s("</text>");
+            put!(out; m(x, dx) "</text>");
         }
         for &y in &yt {
             el(out, "<text text-anchor=\"end\"", &[("x", LEFT - 4.0), ("y", self.sy(y) + 3.0)], ">");
-            out.m(y, dy).s("</text>");
+            put!(out; m(y, dy) "</text>");
         }
-        out.s("<text x=\"").c(RIGHT).s("\" y=\"").c(BOTTOM + 22.0).s("\" text-anchor=\"end\">x</text></g>");
+        put!(out;
+            "<text x=\"" c(RIGHT) "\" y=\"" c(BOTTOM + 22.0) "\" text-anchor=\"end\">x</text></g>"
+        );
         core::mem::take(out)
     }
 
@@ -578,15 +598,15 @@ impl Plot {
         let mut out = String::new();
         let labelled: Vec<_> = self.marks.iter().enumerate().filter(|(_, m)| m.kind == Kind::Curve && m.style != 3 && !m.label.is_empty()).collect();
         if !labelled.is_empty() {
-            out.s("<ul class=\"mc-w-plot-legend\">");
+            put!(out; "<ul class=\"mc-w-plot-legend\">");
             for (i, m) in labelled {
-                out.s("<li><span class=\"mc-w-plot-key mc-w-plot-c").u(i % 4);
+                put!(out; "<li><span class=\"mc-w-plot-key mc-w-plot-c" u(i % 4));
                 if m.style > 0 {
-                    out.s(" mc-w-plot-").s(STYLES.get(m.style).copied().unwrap_or("solid"));
+                    put!(out; " mc-w-plot-" s(STYLES.get(m.style).copied().unwrap_or("solid")));
                 }
-                out.s("\" aria-hidden=\"true\"></span>").e(&m.label).s("</li>");
+                put!(out; "\" aria-hidden=\"true\"></span>" e(&m.label) "</li>");
             }
-            out.s("</ul>");
+            put!(out; "</ul>");
         }
         out
     }
@@ -598,11 +618,11 @@ impl Plot {
         let mut first = true;
         for m in &self.marks {
             if m.kind == Kind::Curve && m.style != 3 && !m.label.is_empty() {
-                out.s(if first { " of " } else { ", " }).e(&m.label);
+                put!(out; s(if first { " of " } else { ", " }) e(&m.label));
                 first = false;
             }
         }
-        out.s(" for x from ").m(self.x.0, 2).s(" to ").m(self.x.1, 2);
+        put!(out; " for x from " m(self.x.0, 2) " to " m(self.x.1, 2));
         out
     }
 }
@@ -643,42 +663,48 @@ impl Widget for Plot {
         let slots = self.slots();
         let mut out = String::from("<div class=\"mc-w-plot\">");
         out.push_str(&self.drawing(&id, &slots));
-        out.s("<div class=\"mc-w-side\">");
-        out.s(&self.legend);
+        put!(out; "<div class=\"mc-w-side\">");
+        put!(out; s(&self.legend));
         if !self.readouts.is_empty() {
-            out.s("<ul class=\"mc-w-plot-readouts\" id=\"").s(&id).s("-readouts\" aria-live=\"polite\">");
+            put!(out;
+                "<ul class=\"mc-w-plot-readouts\" id=\"" s(&id) "-readouts\" aria-live=\"polite\">"
+            );
             for (i, pieces) in self.readouts.iter().enumerate() {
-                out.s("<li data-value=\"r").u(i).s("\">");
+                put!(out; "<li data-value=\"r" u(i) "\">");
                 for piece in pieces {
                     match piece {
                         Piece::Text(t) => {
-                            out.e(t);
+                            put!(out; e(t));
                         }
                         Piece::Value(p, d) => {
                             Plot::value_text(&mut out, p.eval(0.0, &slots, &self.funcs), *d)
                         }
                     }
                 }
-                out.s("</li>");
+                put!(out; "</li>");
             }
-            out.s("</ul>");
+            put!(out; "</ul>");
         }
         if !self.params.is_empty() {
-            out.s("<fieldset class=\"mc-w-controls\"><legend>Parameters</legend>");
+            put!(out; "<fieldset class=\"mc-w-controls\"><legend>Parameters</legend>");
             for (i, p) in self.params.iter().enumerate() {
                 let name = esc(&p.name);
-                let value = {
-                    let mut v = String::new();
-                    v.m(p.value, p.decimals);
-                    v
-                };
+                let value = text!(m(p.value, p.decimals));
                 let mut target = String::new();
-                target.s(&id).s("-").s(&name);
-                out.s("<label class=\"mc-w-control\" for=\"").s(&target).s("\"><span class=\"mc-w-control-label\">").e(&p.label).s("</span><input type=\"range\" id=\"").s(&target).s("\" name=\"").s(&name).s("\" min=\"").g(p.min).s("\" max=\"").g(p.max).s("\" step=\"").g(p.step).s("\" value=\"").g(p.value).s("\" data-key=\"p").u(i).s("\" aria-valuetext=\"").s(&name).s(" = ").s(&value).s("\"><output class=\"mc-w-control-value\" for=\"").s(&target).s("\" data-value=\"p").u(i).s("\">").s(&value).s("</output></label>");
+                put!(target; s(&id) "-" s(&name));
+                put!(out;
+                    "<label class=\"mc-w-control\" for=\"" s(&target)
+                    "\"><span class=\"mc-w-control-label\">" e(&p.label)
+                    "</span><input type=\"range\" id=\"" s(&target) "\" name=\"" s(&name)
+                    "\" min=\"" g(p.min) "\" max=\"" g(p.max) "\" step=\"" g(p.step) "\" value=\""
+                    g(p.value) "\" data-key=\"p" u(i) "\" aria-valuetext=\"" s(&name) " = "
+                    s(&value) "\"><output class=\"mc-w-control-value\" for=\"" s(&target)
+                    "\" data-value=\"p" u(i) "\">" s(&value) "</output></label>"
+                );
             }
-            out.s("</fieldset>");
+            put!(out; "</fieldset>");
         }
-        out.s("</div></div>");
+        put!(out; "</div></div>");
         out
     }
 
