@@ -332,7 +332,60 @@ fn free_port() -> u16 {
         .port()
 }
 
+/// What presses, moves and lifts in [`Browser::drag`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pointer {
+    /// A mouse with its left button.
+    Mouse,
+    /// A finger on a touch screen.
+    Touch,
+}
+
 impl Browser {
+    /// Presses at the first point of `path` (page pixels), moves through the others,
+    /// `step` apart, and lifts; one point is a click or a tap.
+    pub async fn drag(&self, pointer: Pointer, path: &[(f64, f64)], step: Duration) {
+        use fantoccini::actions::{
+            InputSource, MouseActions, PointerAction, TouchActions, MOUSE_BUTTON_LEFT,
+        };
+        let (x0, y0) = path[0];
+        let mut actions = vec![
+            PointerAction::MoveTo {
+                duration: None,
+                x: x0.round(),
+                y: y0.round(),
+            },
+            PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            },
+        ];
+        for &(x, y) in &path[1..] {
+            actions.push(PointerAction::MoveTo {
+                duration: Some(step),
+                x: x.round(),
+                y: y.round(),
+            });
+        }
+        actions.push(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+        match pointer {
+            Pointer::Mouse => {
+                let seq = actions
+                    .into_iter()
+                    .fold(MouseActions::new("mouse".into()), |s, a| s.then(a));
+                self.client.perform_actions(seq).await.unwrap();
+            }
+            Pointer::Touch => {
+                let seq = actions
+                    .into_iter()
+                    .fold(TouchActions::new("finger".into()), |s, a| s.then(a));
+                self.client.perform_actions(seq).await.unwrap();
+            }
+        }
+        self.client.release_actions().await.unwrap();
+    }
+
     /// Starts chromedriver and a headless Chromium of `width`×`height` CSS pixels.
     pub async fn start(width: u32, height: u32) -> Browser {
         let chromium = chromium_binary();

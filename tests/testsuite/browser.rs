@@ -8,13 +8,10 @@
 
 use std::time::Duration;
 
-use fantoccini::actions::{
-    InputSource, KeyAction, KeyActions, MouseActions, PointerAction, TouchActions,
-    MOUSE_BUTTON_LEFT,
-};
+use fantoccini::actions::{InputSource, KeyAction, KeyActions, MouseActions, PointerAction};
 use fantoccini::key::Key;
 use mathcourse_tests::browser_support::{
-    browser_lock, http_get, run, screenshots_dir, Browser, Csp, Server, STRICT_CSP,
+    browser_lock, http_get, run, screenshots_dir, Browser, Csp, Pointer, Server, STRICT_CSP,
 };
 use mathcourse_tests::BookTest;
 use serde_json::{json, Value};
@@ -273,30 +270,10 @@ fn browser_vectors_keys_drag_touch_slider_under_strict_csp() {
         // Pointer drag of b's tip to (-2, 2.5) (SVG y points down).
         let (x0, y0) = client_point(&b, id, "[data-drag=b]", bv[0], -bv[1]).await;
         let (x1, y1) = client_point(&b, id, "[data-drag=b]", -2.0, -2.5).await;
-        let mouse = MouseActions::new("mouse".into())
-            .then(PointerAction::MoveTo {
-                duration: None,
-                x: x0.round(),
-                y: y0.round(),
-            })
-            .then(PointerAction::Down {
-                button: MOUSE_BUTTON_LEFT,
-            })
-            .then(PointerAction::MoveTo {
-                duration: Some(Duration::from_millis(100)),
-                x: ((x0 + x1) / 2.0).round(),
-                y: ((y0 + y1) / 2.0).round(),
-            })
-            .then(PointerAction::MoveTo {
-                duration: Some(Duration::from_millis(100)),
-                x: x1.round(),
-                y: y1.round(),
-            })
-            .then(PointerAction::Up {
-                button: MOUSE_BUTTON_LEFT,
-            });
-        b.client.perform_actions(mouse).await.unwrap();
-        b.client.release_actions().await.unwrap();
+        let middle = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+        let path = [(x0, y0), middle, (x1, y1)];
+        b.drag(Pointer::Mouse, &path, Duration::from_millis(100))
+            .await;
         let (a, bv, shown) = vectors_state(&b, id).await;
         assert!(
             (bv[0] + 2.0).abs() < 0.11 && (bv[1] - 2.5).abs() < 0.11,
@@ -314,25 +291,12 @@ fn browser_vectors_keys_drag_touch_slider_under_strict_csp() {
         // Touch drag of a's tip to (1, -2).
         let (x0, y0) = client_point(&b, id, "[data-drag=a]", a[0], -a[1]).await;
         let (x1, y1) = client_point(&b, id, "[data-drag=a]", 1.0, 2.0).await;
-        let touch = TouchActions::new("finger".into())
-            .then(PointerAction::MoveTo {
-                duration: None,
-                x: x0.round(),
-                y: y0.round(),
-            })
-            .then(PointerAction::Down {
-                button: MOUSE_BUTTON_LEFT,
-            })
-            .then(PointerAction::MoveTo {
-                duration: Some(Duration::from_millis(150)),
-                x: x1.round(),
-                y: y1.round(),
-            })
-            .then(PointerAction::Up {
-                button: MOUSE_BUTTON_LEFT,
-            });
-        b.client.perform_actions(touch).await.unwrap();
-        b.client.release_actions().await.unwrap();
+        b.drag(
+            Pointer::Touch,
+            &[(x0, y0), (x1, y1)],
+            Duration::from_millis(150),
+        )
+        .await;
         let (a, bv, shown) = vectors_state(&b, id).await;
         assert!(
             (a[0] - 1.0).abs() < 0.11 && (a[1] + 2.0).abs() < 0.11,
@@ -1278,25 +1242,9 @@ fn browser_plot_sliders_keys_and_tangent_drag_move_readouts_and_curves() {
             .collect();
         let rect = (rect[0], rect[1], rect[2], rect[3]);
         let (x0, y0) = (rect.0 + rect.2 / 2.0, rect.1 + rect.3 / 2.0);
-        let mouse = MouseActions::new("mouse".into())
-            .then(PointerAction::MoveTo {
-                duration: None,
-                x: x0.round(),
-                y: y0.round(),
-            })
-            .then(PointerAction::Down {
-                button: MOUSE_BUTTON_LEFT,
-            })
-            .then(PointerAction::MoveTo {
-                duration: Some(Duration::from_millis(100)),
-                x: (x0 + rect.2 / 4.0).round(),
-                y: y0.round(),
-            })
-            .then(PointerAction::Up {
-                button: MOUSE_BUTTON_LEFT,
-            });
-        b.client.perform_actions(mouse).await.unwrap();
-        b.client.release_actions().await.unwrap();
+        let path = [(x0, y0), (x0 + rect.2 / 4.0, y0)];
+        b.drag(Pointer::Mouse, &path, Duration::from_millis(100))
+            .await;
         let bias = number(&value(&b, &id, "p1").await);
         assert!(bias > 0.5 && bias < 2.5, "bias dragged to {bias}");
         let w = 2.1;
@@ -1333,25 +1281,9 @@ fn browser_plot_sliders_keys_and_tangent_drag_move_readouts_and_curves() {
             .unwrap();
         let (px0, py0) = client_point(&b, &id, handle, at(1.0), cy).await;
         let (px1, py1) = client_point(&b, &id, handle, at(-1.0), cy).await;
-        let mouse = MouseActions::new("mouse".into())
-            .then(PointerAction::MoveTo {
-                duration: None,
-                x: px0.round(),
-                y: py0.round(),
-            })
-            .then(PointerAction::Down {
-                button: MOUSE_BUTTON_LEFT,
-            })
-            .then(PointerAction::MoveTo {
-                duration: Some(Duration::from_millis(150)),
-                x: px1.round(),
-                y: py1.round(),
-            })
-            .then(PointerAction::Up {
-                button: MOUSE_BUTTON_LEFT,
-            });
-        b.client.perform_actions(mouse).await.unwrap();
-        b.client.release_actions().await.unwrap();
+        let path = [(px0, py0), (px1, py1)];
+        b.drag(Pointer::Mouse, &path, Duration::from_millis(150))
+            .await;
         let a = number(&value(&b, &id, "p2").await);
         assert!((a + 1.0).abs() < 0.1, "tangent point dragged to {a}");
         let s = sigma(w, bias, a);

@@ -4,11 +4,9 @@
 
 use std::time::Duration;
 
-use fantoccini::actions::{
-    InputSource, MouseActions, PointerAction, TouchActions, MOUSE_BUTTON_LEFT,
-};
+use fantoccini::actions::{InputSource, MouseActions, PointerAction};
 use fantoccini::key::Key;
-use mathcourse_tests::browser_support::{self, Browser, Csp, Server};
+use mathcourse_tests::browser_support::{self, Browser, Csp, Pointer, Server};
 use mathcourse_tests::{check_snapshot, BookTest};
 use serde_json::{json, Value};
 
@@ -510,27 +508,13 @@ fn browser_hover_focus_keys_tap_walk_and_axe() {
             "#eq-softmax .mc-formula-math .katex-html [data-mc-sym=\"temp\"]",
         )
         .await;
-        let tap = TouchActions::new("finger".into())
-            .then(PointerAction::MoveTo {
-                duration: None,
-                x: x.round(),
-                y: y.round(),
-            })
-            .then(PointerAction::Down {
-                button: MOUSE_BUTTON_LEFT,
-            })
-            .then(PointerAction::Up {
-                button: MOUSE_BUTTON_LEFT,
-            });
-        t.client.perform_actions(tap.clone()).await.unwrap();
-        t.client.release_actions().await.unwrap();
+        t.drag(Pointer::Touch, &[(x, y)], Duration::ZERO).await;
         let (ids, count, tip) = highlighted(&t, "eq-softmax").await;
         assert_eq!(ids, ["temp"]);
         assert_eq!(count, 2, "T in the numerator and the denominator");
         assert!(tip.contains("temperature"), "{tip}");
         assert!(live_text(&t, "eq-softmax").await.contains("temperature"));
-        t.client.perform_actions(tap).await.unwrap();
-        t.client.release_actions().await.unwrap();
+        t.drag(Pointer::Touch, &[(x, y)], Duration::ZERO).await;
         assert!(highlighted(&t, "eq-softmax").await.0.is_empty());
         t.close().await;
     });
