@@ -215,5 +215,21 @@ impl Directive for Check {
     }
 }
 
+/// The part of `text` at `position` that a caret should cover: the name or number
+/// there, else one character.
+pub(super) fn caret_len(text: &str, position: usize) -> usize {
+    let rest = text.get(position..).unwrap_or("");
+    let word: usize = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.')
+        .map(char::len_utf8)
+        .sum();
+    if word > 0 {
+        word
+    } else {
+        rest.chars().next().map_or(0, char::len_utf8)
+    }
+}
+
 #[cfg(test)]
 mod tests;

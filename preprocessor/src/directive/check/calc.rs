@@ -32,7 +32,7 @@ use serde_json::Value;
 
 use super::compare::{exact, fmt_computed, fmt_rounded, precision};
 use super::stated::{self, Num, Stated};
-use super::{tex, Line, Run};
+use super::{caret_len, tex, Line, Run};
 use crate::diagnostic::Diagnostic;
 use crate::directive::options;
 use crate::directive::Cx;
@@ -225,22 +225,6 @@ fn written_lines(value: &Value, source: &str, span: Range<usize>) -> Option<Vec<
     )
 }
 
-/// The part of `text` at `position` that a caret should cover: the name or number
-/// there, else one character.
-fn token_len(text: &str, position: usize) -> usize {
-    let rest = text.get(position..).unwrap_or("");
-    let word: usize = rest
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.')
-        .map(char::len_utf8)
-        .sum();
-    if word > 0 {
-        word
-    } else {
-        rest.chars().next().map_or(0, char::len_utf8)
-    }
-}
-
 /// One evaluated line, for the computation shown.
 struct Done {
     name: String,
@@ -292,7 +276,7 @@ pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
                 }
                 (Some(at), Some(p)) => {
                     let p = p.min(line.text.len());
-                    at + p..at + p + token_len(&line.text, p)
+                    at + p..at + p + caret_len(&line.text, p)
                 }
                 (Some(at), None) => at..at + line.text.len(),
                 (None, _) => lines_span.clone(),
@@ -673,7 +657,7 @@ pub fn role(
             other => (0, other.to_string()),
         };
         let p = position.min(left.len());
-        let len = token_len(content, p);
+        let len = caret_len(content, p);
         cx.error(place(p..p + len), "invalid expression in `{calc}`")
             .with_label(label)
             .with_hint(hint)
@@ -682,7 +666,7 @@ pub fn role(
         defined: Vec::new(),
     };
     if let Err((position, _, message, hint)) = check_names(left, 0, &[], &names, false) {
-        let len = token_len(content, position);
+        let len = caret_len(content, position);
         return Err(cx
             .error(place(position..position + len), message)
             .with_label("used here")

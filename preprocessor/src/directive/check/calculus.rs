@@ -80,18 +80,7 @@ fn expr(run: &Run, text: &str, key: &str, var: &str) -> Result<Expr, Diagnostic>
             let at = base.map_or(span.clone(), |b| {
                 let start = (b + position).min(b + text.len());
                 // The whole name or number there (`sinh`), else one character.
-                let rest = &text[position.min(text.len())..];
-                let word: usize = rest
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.')
-                    .map(char::len_utf8)
-                    .sum();
-                let len = if word > 0 {
-                    word
-                } else {
-                    rest.chars().next().map_or(1, char::len_utf8)
-                };
-                start..start + len
+                start..start + super::caret_len(text, position).max(1)
             });
             run.cx
                 .error(at, format!("invalid expression in `{key}`"))
