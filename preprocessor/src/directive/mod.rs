@@ -626,11 +626,7 @@ impl<'a> Cx<'a> {
 
     /// Checks a `` {calc}`expr ≈ value` `` role; the TeX to typeset.
     fn calc_role(&self, role: &scan::RoleSpan) -> Result<String, Diagnostic> {
-        let after_name = role.name_span.end;
-        let at = self.source[after_name..role.range.end]
-            .find(role.content.as_str())
-            .map(|i| after_name + i);
-        check::calc::role(self, &role.content, at, role.range.clone())
+        check::calc::role(self, &role.content, role.range.clone())
     }
 
     fn degrade_role(&mut self, role: &scan::RoleSpan) -> String {

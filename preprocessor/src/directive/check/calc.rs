@@ -600,17 +600,9 @@ fn flow_value_span(source: &str, key_end: usize, end: usize) -> Range<usize> {
 
 /// The text of the role at `whole` as written in `source`, and where it starts. A code
 /// span's text has its line endings turned into spaces, so a role wrapped across lines
-/// is not at `at` verbatim; every offset this module computes must be a byte of the
+/// is not there verbatim; every offset this module computes must be a byte of the
 /// source (a fuzzer found a caret inside `≈`).
-fn as_written<'s>(
-    source: &'s str,
-    content: &'s str,
-    at: usize,
-    whole: &Range<usize>,
-) -> (&'s str, usize) {
-    if source.get(at..at + content.len()) == Some(content) {
-        return (content, at);
-    }
+fn as_written<'s>(source: &'s str, content: &str, whole: &Range<usize>) -> (&'s str, usize) {
     let Some(text) = source.get(whole.clone()) else {
         return ("", whole.start);
     };
@@ -618,24 +610,23 @@ fn as_written<'s>(
         return ("", whole.start);
     };
     let ticks = text[open..].len() - text[open..].trim_start_matches('`').len();
-    let inner = &text[open + ticks..];
-    let inner = inner
-        .strip_suffix(&text[open..open + ticks])
-        .unwrap_or(inner);
-    (inner, whole.start + open + ticks)
+    let start = open + ticks;
+    let inner = &text[start..];
+    let inner = inner.strip_suffix(&text[open..start]).unwrap_or(inner);
+    // The code span's text as Markdown gives it, when it is there verbatim (one space
+    // either side may have been stripped); else the text between the backticks.
+    match inner.find(content) {
+        Some(i) if !content.is_empty() => (&inner[i..i + content.len()], whole.start + start + i),
+        _ => (inner, whole.start + start),
+    }
 }
 
 /// The inline role `` {calc}`sqrt(4 + 0 + 1) ≈ 2.24` ``: the TeX to show, or the
-/// diagnostic. `at` is where `content` starts in the chapter source.
-pub fn role(
-    cx: &Cx,
-    content: &str,
-    at: Option<usize>,
-    whole: Range<usize>,
-) -> Result<String, Diagnostic> {
+/// diagnostic. `whole` is the role in the chapter source.
+pub fn role(cx: &Cx, content: &str, whole: Range<usize>) -> Result<String, Diagnostic> {
     // The role as written (a code span across lines reads its line ending as a space),
     // so that every offset inside `content` is a byte of the chapter.
-    let (content, at) = as_written(&cx.source, content, at.unwrap_or(whole.start), &whole);
+    let (content, at) = as_written(&cx.source, content, &whole);
     let place = |r: Range<usize>| at + r.start..at + r.end;
     let hint = "write an expression, a relation and the stated value: {calc}`sqrt(4 + 0 + 1) ≈ 2.24` (`=`, `≈` or `\\approx`)";
     let relation = ["≈", "\\approx", "="]
