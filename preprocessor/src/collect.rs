@@ -39,6 +39,8 @@ impl Notation {
             notation.add(symbol, None, at, None, false, &mut diagnostics);
         }
         let mut want_uses = false;
+        // The formulas the blocks of each chapter show, kept for `collect_uses`.
+        let mut block_formulas: Vec<Vec<String>> = Vec::with_capacity(chapters.len());
         for (position, ch) in chapters.iter().enumerate() {
             notation
                 .titles
@@ -54,6 +56,7 @@ impl Notation {
                 }
             }
             let mut shared: Option<Arc<str>> = None;
+            let mut formulas = Vec::new();
             for entry in contribute::entries(ch.source, start) {
                 let Entry {
                     block,
@@ -89,17 +92,20 @@ impl Notation {
                     });
                 }
                 want_uses |= contribution.wants_uses;
+                formulas.extend(contribution.formulas);
             }
+            block_formulas.push(formulas);
         }
         if want_uses {
-            notation.collect_uses(chapters);
+            notation.collect_uses(chapters, block_formulas);
         }
         (notation, diagnostics)
     }
 
-    /// Fills [`Notation::uses`]: every formula of every chapter, tagged.
-    fn collect_uses(&mut self, chapters: &[ChapterSource]) {
-        for ch in chapters {
+    /// Fills [`Notation::uses`]: every formula of every chapter (in its prose, and
+    /// `block_formulas`, what its blocks show), tagged.
+    fn collect_uses(&mut self, chapters: &[ChapterSource], block_formulas: Vec<Vec<String>>) {
+        for (ch, from_blocks) in chapters.iter().zip(block_formulas) {
             let patterns = self.patterns_for(ch.path);
             if patterns.is_empty() {
                 continue;
@@ -112,11 +118,7 @@ impl Notation {
                 .into_iter()
                 .map(|m| m.tex)
                 .collect();
-            formulas.extend(
-                contribute::entries(ch.source, start)
-                    .into_iter()
-                    .flat_map(|e| e.contribution.formulas),
-            );
+            formulas.extend(from_blocks);
             for tex in formulas {
                 for id in inspect::tag(&tex, &plain).symbols {
                     if let Some(&i) = ids.get(id.as_str()) {
