@@ -190,10 +190,73 @@ mod tests {
         assert!(d.is_empty(), "{d:?}");
         assert_eq!(n.definitions.len(), 2, "different meanings stay apart");
         let ch = Path::new("a.md");
-        assert_eq!(n.patterns_for(ch)[0].1.id, "pos-i");
+        let own = |id: &str| {
+            n.resolve(ch, &[id.to_string()], &[]).patterns[0]
+                .1
+                .id
+                .clone()
+        };
+        assert_eq!(own("pos-i"), "pos-i");
+        assert_eq!(own("cand-i"), "cand-i");
+        // Named by neither: two meanings in the chapter, none is taken.
+        let r = n.resolve(ch, &[], &[]);
+        assert!(r.patterns.is_empty(), "{:?}", r.patterns);
+        assert_eq!(r.ambiguous, vec![vec![0, 1]]);
+        // `uses:` chooses.
+        let r = n.resolve(ch, &[], &["cand-i".into()]);
+        assert_eq!(r.patterns[0].1.id, "cand-i");
+        assert!(r.ambiguous.is_empty());
+    }
+
+    #[test]
+    fn never_borrows_from_another_chapter_unless_named() {
+        let a = ":::{symbols}\n---\n- {id: score-i, tex: 'z_i', name: z i, meaning: The score of option i}\n---\n:::\n";
+        let b = "Text only.\n";
+        let chapters = [chapter(Path::new("a.md"), a), chapter(Path::new("b.md"), b)];
+        let file = vec![(
+            Symbol {
+                id: "eta".into(),
+                tex: "\\eta".into(),
+                name: "eta".into(),
+                read: String::new(),
+                meaning: Some("The learning rate".into()),
+                code: None,
+                shape: None,
+                overloaded: false,
+            },
+            "symbols.yml:1:1".to_string(),
+        )];
+        let (n, d) = Notation::collect(file, &chapters);
+        assert!(d.is_empty(), "{d:?}");
+        let ids = |r: crate::notation::Resolved| {
+            r.patterns
+                .into_iter()
+                .map(|(_, p)| p.id)
+                .collect::<Vec<_>>()
+        };
+        // The symbols file serves every chapter; another chapter's symbol does not.
+        assert_eq!(ids(n.resolve(Path::new("b.md"), &[], &[])), ["eta"]);
         assert_eq!(
-            n.patterns_preferring(ch, &["cand-i".into()])[0].1.id,
-            "cand-i"
+            ids(n.resolve(Path::new("a.md"), &[], &[])),
+            ["eta", "score-i"]
         );
+        // Named in `uses:`, it is borrowed.
+        assert_eq!(
+            ids(n.resolve(Path::new("b.md"), &[], &["score-i".into()])),
+            ["eta", "score-i"]
+        );
+        // What a hint can point to: the letter `z` is defined in a.md.
+        assert_eq!(n.elsewhere(Path::new("b.md"), "z"), [1]);
+        assert!(n.elsewhere(Path::new("a.md"), "z").is_empty());
+    }
+
+    #[test]
+    fn one_meaning_written_twice_is_not_ambiguous() {
+        let a = ":::{symbols}\n---\n- {id: w1, tex: 'w', name: w, meaning: A weight}\n---\n:::\n\n:::{symbol-table}\n---\n- {id: w2, tex: 'w', read: w, meaning: A  weight}\n---\n:::\n";
+        let chapters = [chapter(Path::new("a.md"), a)];
+        let (n, _) = Notation::collect(Vec::new(), &chapters);
+        let r = n.resolve(Path::new("a.md"), &[], &[]);
+        assert!(r.ambiguous.is_empty());
+        assert_eq!(r.patterns.len(), 1);
     }
 }

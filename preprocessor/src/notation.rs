@@ -97,6 +97,22 @@ pub struct Notation {
     /// The macros of each chapter's front matter (chapters that have some): a symbol
     /// shown outside its chapter is typeset with them.
     pub chapter_macros: HashMap<PathBuf, BTreeMap<String, String>>,
+    /// Definitions by chapter (the symbols file under the empty path), in book order.
+    by_chapter: HashMap<PathBuf, Vec<usize>>,
+    /// Definitions by id.
+    by_id: HashMap<String, Vec<usize>>,
+    /// Definitions by the key of their first letter (`z` for `z_i`).
+    by_lead: HashMap<String, Vec<usize>>,
+}
+
+/// The symbols one formula uses ([`Notation::resolve`]).
+#[derive(Debug, Default)]
+pub struct Resolved {
+    /// The chosen definition of each glyph (index into `definitions`), in book order.
+    pub patterns: Vec<(usize, inspect::Pattern)>,
+    /// Glyphs the formula's chapter gives two or more meanings, none chosen: the
+    /// definitions of each (one per meaning).
+    pub ambiguous: Vec<Vec<usize>>,
 }
 
 impl Notation {
@@ -183,6 +199,15 @@ impl Notation {
         }
         // Same TeX and id in another chapter with the same meaning: a second definition site
         // (kept, so that chapter links to its own).
+        let i = self.definitions.len();
+        self.by_chapter
+            .entry(chapter.map_or_else(PathBuf::new, Path::to_path_buf))
+            .or_default()
+            .push(i);
+        self.by_id.entry(symbol.id.clone()).or_default().push(i);
+        if let Some(lead) = lead_letter(&symbol.tex) {
+            self.by_lead.entry(inspect::key(lead)).or_default().push(i);
+        }
         self.definitions.push(Definition {
             symbol,
             key,
@@ -193,59 +218,129 @@ impl Notation {
         });
     }
 
-    /// The symbols an inspectable formula of `chapter` can use: one per distinct TeX,
-    /// the chapter's own definition first, else the first in the book.
+    /// The symbols every formula of `chapter` may use, for the "used in" lists of the
+    /// notation index: [`Notation::resolve`] with no `where:` list and no `uses:`.
     pub fn patterns_for(&self, chapter: &Path) -> Vec<(usize, inspect::Pattern)> {
-        self.patterns_preferring(chapter, &[])
+        self.resolve(chapter, &[], &[]).patterns
     }
 
-    /// [`Notation::patterns_for`], where a definition of this chapter whose id is in
-    /// `prefer` (a formula card's own `where` list) wins over any other of the same TeX.
-    pub fn patterns_preferring(
-        &self,
-        chapter: &Path,
-        prefer: &[String],
-    ) -> Vec<(usize, inspect::Pattern)> {
+    /// The symbols an inspectable formula of `chapter` uses, by the book's resolution
+    /// rule (the author guide's "Which meaning a symbol takes"), one per distinct TeX:
+    ///
+    /// 1. the formula's own `where:` entries (`own`: ids defined in this chapter);
+    /// 2. the definitions the formula names in `uses:` (any chapter, or the symbols file);
+    /// 3. the definitions of its own chapter, when the chapter gives that TeX one
+    ///    meaning; with two or more meanings none is taken, and the glyph is returned in
+    ///    [`Resolved::ambiguous`] (the caller reports it when the formula contains it);
+    /// 4. the book's symbols file.
+    ///
+    /// A definition in another chapter is never taken unless named in `uses:`.
+    pub fn resolve(&self, chapter: &Path, own: &[String], uses: &[String]) -> Resolved {
         let mut chosen: BTreeMap<&str, usize> = BTreeMap::new();
-        for (i, d) in self.definitions.iter().enumerate() {
-            if d.chapter.as_deref() == Some(chapter) && prefer.contains(&d.symbol.id) {
-                chosen.insert(&d.key, i);
-                continue;
-            }
-            if chosen
-                .get(d.key.as_str())
-                .is_some_and(|&j| prefer.contains(&self.definitions[j].symbol.id))
-            {
-                continue;
-            }
-            match chosen.get(d.key.as_str()) {
-                None => {
-                    chosen.insert(&d.key, i);
-                }
-                Some(&j) => {
-                    let here = d.chapter.as_deref() == Some(chapter);
-                    let there = self.definitions[j].chapter.as_deref() == Some(chapter);
-                    if here && !there {
-                        chosen.insert(&d.key, i);
-                    }
-                }
+        let mut ambiguous: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        let here = self.by_chapter.get(chapter).map_or(&[][..], Vec::as_slice);
+        // 1 and 2: what the formula names.
+        for &i in here {
+            if own.contains(&self.definitions[i].symbol.id) {
+                chosen.entry(self.definitions[i].key.as_str()).or_insert(i);
             }
         }
-        let mut out: Vec<(usize, inspect::Pattern)> = chosen
-            .into_values()
-            .map(|i| {
-                let d = &self.definitions[i];
-                (
-                    i,
-                    inspect::Pattern {
-                        id: d.symbol.id.clone(),
-                        tex: d.symbol.tex.clone(),
-                    },
-                )
-            })
+        for id in uses {
+            for &i in self.by_id.get(id).map_or(&[][..], Vec::as_slice) {
+                chosen.entry(self.definitions[i].key.as_str()).or_insert(i);
+            }
+        }
+        // 3: the chapter's own definitions, one meaning per glyph.
+        for &i in here {
+            let d = &self.definitions[i];
+            if chosen.contains_key(d.key.as_str()) && !ambiguous.contains_key(d.key.as_str()) {
+                let j = chosen[d.key.as_str()];
+                let named = own.contains(&self.definitions[j].symbol.id)
+                    || uses.contains(&self.definitions[j].symbol.id);
+                if named || self.same_meaning(i, j) {
+                    continue;
+                }
+                ambiguous.insert(&d.key, vec![j, i]);
+                continue;
+            }
+            if let Some(list) = ambiguous.get_mut(d.key.as_str()) {
+                if !list.iter().any(|&j| self.same_meaning(i, j)) {
+                    list.push(i);
+                }
+                continue;
+            }
+            chosen.insert(&d.key, i);
+        }
+        // 4: the book's symbols file.
+        for &i in self
+            .by_chapter
+            .get(Path::new(""))
+            .map_or(&[][..], Vec::as_slice)
+        {
+            let key = self.definitions[i].key.as_str();
+            if !ambiguous.contains_key(key) {
+                chosen.entry(key).or_insert(i);
+            }
+        }
+        let mut patterns: Vec<(usize, inspect::Pattern)> = chosen
+            .iter()
+            .filter(|(key, _)| !ambiguous.contains_key(*key))
+            .map(|(_, &i)| (i, self.pattern(i)))
             .collect();
-        out.sort_by_key(|(i, _)| *i);
-        out
+        patterns.sort_by_key(|(i, _)| *i);
+        Resolved {
+            patterns,
+            ambiguous: ambiguous.into_values().collect(),
+        }
+    }
+
+    /// True when definitions `i` and `j` say the same thing (same meaning, or one of
+    /// them gives none).
+    fn same_meaning(&self, i: usize, j: usize) -> bool {
+        let m = |k: usize| {
+            self.definitions[k]
+                .symbol
+                .meaning
+                .as_deref()
+                .map(collapse)
+                .filter(|m| !m.is_empty())
+        };
+        match (m(i), m(j)) {
+            (Some(a), Some(b)) => a == b,
+            _ => true,
+        }
+    }
+
+    /// The matching pattern of `definitions[i]`.
+    pub fn pattern(&self, i: usize) -> inspect::Pattern {
+        let d = &self.definitions[i];
+        inspect::Pattern {
+            id: d.symbol.id.clone(),
+            tex: d.symbol.tex.clone(),
+        }
+    }
+
+    /// Definitions whose id is `id`.
+    pub fn with_id(&self, id: &str) -> &[usize] {
+        self.by_id.get(id).map_or(&[][..], Vec::as_slice)
+    }
+
+    /// Definitions in chapters other than `chapter` whose TeX starts with `text` (a
+    /// letter a formula of `chapter` leaves undefined): what the hint can point to.
+    pub fn elsewhere(&self, chapter: &Path, text: &str) -> Vec<usize> {
+        let key = inspect::key(text);
+        self.by_lead
+            .get(&key)
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .copied()
+            .filter(|&i| {
+                self.definitions[i]
+                    .chapter
+                    .as_deref()
+                    .is_some_and(|c| c != chapter)
+            })
+            .collect()
     }
 
     /// Where `definitions[i]` is defined, as a link from chapter `from` (`None` for the
@@ -258,6 +353,31 @@ impl Notation {
             crate::html::relative_html_path(from, chapter),
             d.anchor()
         ))
+    }
+}
+
+/// The first letter or command of a symbol's TeX, past styling wrappers
+/// (`\mathbf{x}` → `x`, `z_i` → `z`, `\theta_t` → `\theta`).
+fn lead_letter(tex: &str) -> Option<&str> {
+    let mut rest = tex.trim_start();
+    loop {
+        rest = rest.trim_start_matches(|c: char| c == '{' || c.is_whitespace());
+        if let Some(after) = rest.strip_prefix('\\') {
+            let len = after
+                .find(|c: char| !c.is_ascii_alphabetic())
+                .unwrap_or(after.len());
+            let name = &after[..len];
+            if name.starts_with("math") || matches!(name, "boldsymbol" | "bm" | "operatorname") {
+                rest = &after[len..];
+                continue;
+            }
+            return (len > 0).then(|| &rest[..len + 1]);
+        }
+        return rest
+            .chars()
+            .next()
+            .filter(|c| c.is_alphabetic())
+            .map(|c| &rest[..c.len_utf8()]);
     }
 }
 

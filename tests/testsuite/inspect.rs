@@ -178,11 +178,11 @@ fn undefined_symbols_forbidden_commands_and_unknown_sym_are_located() {
     );
     test.change_file(
         "src/claims.md",
-        "# Claims\n\n:::{math}\n:inspect: true\n\\eta \\cdot y + \\sym{nope}{w}\n:::\n\nSee $\\href{https://example.com}{x}$.\n\n:::{formula} Card\n---\ntex: '\\eta'\ncontrols: {theta-t: lr}\n---\n:::\n",
+        "# Claims\n\n:::{math}\n:inspect: true\n:uses: [eta]\n\\eta \\cdot y + \\sym{nope}{w}\n:::\n\nSee $\\href{https://example.com}{x}$.\n\n:::{formula} Card\n---\nuses: [eta]\ntex: '\\eta'\ncontrols: {theta-t: lr}\n---\n:::\n",
     );
     let err = test.build_error();
     assert!(
-        err.contains("src/claims.md:5:12"),
+        err.contains("src/claims.md:6:12"),
         "undefined `y` is located: {err}"
     );
     assert!(
@@ -194,7 +194,7 @@ fn undefined_symbols_forbidden_commands_and_unknown_sym_are_located() {
         "{err}"
     );
     assert!(
-        err.contains("src/claims.md:8:6"),
+        err.contains("src/claims.md:9:6"),
         "\\href is located: {err}"
     );
     assert!(
@@ -518,4 +518,120 @@ fn browser_hover_focus_keys_tap_walk_and_axe() {
         assert!(highlighted(&t, "eq-softmax").await.0.is_empty());
         t.close().await;
     });
+}
+
+/// The diagnostics of the `inspect/basic` book with `src/claims.md` replaced by `text`,
+/// rendered as the CLI prints them, and the number of errors.
+fn claims_diagnostics(text: &str) -> (String, usize) {
+    use mdbook_mathcourse::diagnostic::{render_all, Severity};
+    let mut test = BookTest::from_dir("inspect/basic");
+    test.change_file("src/claims.md", text);
+    let md = mdbook_driver::MDBook::load(&test.root).unwrap();
+    let ctx = mdbook_preprocessor::PreprocessorContext::new(
+        test.root.clone(),
+        md.config.clone(),
+        "html".into(),
+    );
+    let outcome = mdbook_mathcourse::process(&ctx, md.book.clone()).unwrap();
+    let errors = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    (render_all(&outcome.diagnostics, false), errors)
+}
+
+const TWO_MINUSES: &str = "# Claims\n\n:::{symbol-table} Signs\n---\n- {id: minus-loss, tex: '-', read: minus, meaning: 'Turns a log probability into a loss'}\n- {id: minus-step, tex: '-', read: minus, meaning: 'Step against the gradient'}\n---\n:::\n\n";
+
+/// The resolution rule (guide: "Which meaning a symbol takes"): a glyph with two
+/// meanings in its chapter is one error naming both; `uses:` chooses; an unknown id in
+/// `uses:` gets a did-you-mean; a `where:` entry the formula does not contain is a
+/// warning at that entry.
+#[test]
+fn a_glyph_with_two_meanings_in_its_chapter_must_be_chosen() {
+    let (text, errors) = claims_diagnostics(&format!(
+        "{TWO_MINUSES}:::{{math}}\n:inspect: true\n\\nosym{{a}} - \\nosym{{b}}\n:::\n"
+    ));
+    assert_eq!(errors, 1, "{text}");
+    check_snapshot(
+        &text,
+        &mathcourse_tests::tests_dir().join("testsuite/inspect/expected-two-meanings.txt"),
+    );
+    // Chosen: no diagnostic, and the formula tags the chosen meaning.
+    let chosen = format!(
+        "{TWO_MINUSES}:::{{math}}\n:inspect: true\n:uses: [minus-step]\n\\nosym{{a}} - \\nosym{{b}}\n:::\n"
+    );
+    let (text, errors) = claims_diagnostics(&chosen);
+    assert_eq!((errors, text.as_str()), (0, ""));
+    let mut test = BookTest::from_dir("inspect/basic");
+    test.change_file("src/claims.md", &chosen);
+    test.build();
+    let claims = test.main_of("claims.html");
+    assert!(claims.contains("data-mc-sym=\"minus-step\""), "{claims}");
+    assert!(!claims.contains("data-mc-sym=\"minus-loss\""), "{claims}");
+    // A misspelt id.
+    let (text, errors) = claims_diagnostics(&format!(
+        "{TWO_MINUSES}:::{{math}}\n:inspect: true\n:uses: [minus-stp]\n\\nosym{{a}} - \\nosym{{b}}\n:::\n"
+    ));
+    assert_eq!(errors, 1, "{text}");
+    assert!(text.contains("minus-stp"), "{text}");
+    assert!(text.contains("minus-step"), "did you mean: {text}");
+    // A `where:` entry the formula does not contain.
+    let (text, errors) = claims_diagnostics(
+        "# Claims\n\n:::{formula} Card\n---\nwhere:\n  - {id: tee, tex: '^\\top', read: transposed, meaning: Rows become columns}\n  - {id: ex, tex: 'x', read: x, meaning: A number}\ntex: 'x + 1'\n---\n:::\n",
+    );
+    assert_eq!(errors, 0, "{text}");
+    assert_eq!(text.matches("warning:").count(), 1, "{text}");
+    assert!(text.contains("src/claims.md:6:"), "at the entry: {text}");
+    assert!(text.contains("tee"), "{text}");
+}
+
+/// A formula never takes a meaning from another chapter unless it names it: the
+/// softmax chapter's `eta` is `descent.md`'s only through `uses:`.
+#[test]
+fn a_symbol_of_another_chapter_is_not_borrowed_silently() {
+    let (text, errors) = claims_diagnostics("# Claims\n\n:::{math}\n:inspect: true\n\\eta\n:::\n");
+    assert_eq!(errors, 0, "{text}");
+    assert!(
+        text.contains("symbol `\\eta` in an inspectable formula is not defined")
+            || text.contains("`\\eta`"),
+        "{text}"
+    );
+    assert!(text.contains("src/claims.md:5:1"), "{text}");
+    assert!(
+        text.contains("src/descent.md:7:"),
+        "names the definition: {text}"
+    );
+    assert!(text.contains("uses: ["), "says how to take it: {text}");
+    let mut test = BookTest::from_dir("inspect/basic");
+    test.change_file(
+        "src/claims.md",
+        "# Claims\n\n:::{math}\n:inspect: true\n\\eta\n:::\n",
+    );
+    test.build();
+    let claims = test.main_of("claims.html");
+    assert!(!claims.contains("data-mc-sym=\"eta\""), "{claims}");
+    test.change_file(
+        "src/claims.md",
+        "# Claims\n\n:::{math}\n:inspect: true\n:uses: [eta]\n\\eta\n:::\n",
+    );
+    test.build();
+    let claims = test.main_of("claims.html");
+    assert!(claims.contains("data-mc-sym=\"eta\""), "{claims}");
+}
+
+/// The notation index shows how to read a symbol aloud when it also has a name.
+#[test]
+fn the_notation_index_shows_the_read_field() {
+    let mut test = BookTest::from_dir("inspect/basic");
+    test.change_file(
+        "src/claims.md",
+        "# Claims\n\n:::{symbol-table} Inputs\n---\n- {id: vx, tex: '\\mathbf{x}', name: Input vector, read: bold x, meaning: One token's numbers}\n---\n:::\n",
+    );
+    test.build();
+    let index = test.main_of("notation.html");
+    assert!(
+        index.contains("<span class=\"mc-notation-read\">(read “bold x”)</span>"),
+        "{index}"
+    );
 }

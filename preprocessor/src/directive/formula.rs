@@ -34,6 +34,10 @@ struct Options {
     /// Symbols this card defines (they join the book's notation; read by the collector).
     #[serde(default, rename = "where")]
     where_: Vec<Symbol>,
+    /// Ids of symbols defined elsewhere (this chapter, another chapter, the symbols
+    /// file) that this formula means: they win over the chapter's other meanings.
+    #[serde(default)]
+    uses: Vec<String>,
     /// Tag the formula's symbols and show the legend (default: yes).
     #[serde(default)]
     inspect: Option<bool>,
@@ -128,11 +132,23 @@ impl Directive for Formula {
                 tex_offset,
                 &id,
                 &options.controls,
-                &options
-                    .where_
-                    .iter()
-                    .map(|s| s.id.clone())
-                    .collect::<Vec<_>>(),
+                &super::inspectable::Named {
+                    own: options
+                        .where_
+                        .iter()
+                        .map(|s| {
+                            (
+                                s.id.clone(),
+                                id_span(cx, options.span("where"), block, &s.id),
+                            )
+                        })
+                        .collect(),
+                    uses: options
+                        .uses
+                        .iter()
+                        .map(|u| (u.clone(), id_span(cx, options.span("uses"), block, u)))
+                        .collect(),
+                },
             );
             (inspected.tex, inspected.legend_html)
         } else {
@@ -295,4 +311,32 @@ mod error_location_tests {
         assert!(text.contains("symbol `q`"), "{text}");
         assert!(text.contains("src/t.md:3:11"), "{text}");
     }
+}
+
+/// Where symbol id `id` is written after option key `key` (the key itself when it is not
+/// found before the block's body).
+pub(super) fn id_span(
+    cx: &Cx,
+    key: std::ops::Range<usize>,
+    block: &Block,
+    id: &str,
+) -> std::ops::Range<usize> {
+    let end = block.body.start.max(key.end).min(cx.source.len());
+    let window = &cx.source[key.start.min(end)..end];
+    let bytes = window.as_bytes();
+    let boundary = |i: usize| {
+        i >= bytes.len()
+            || !(bytes[i].is_ascii_alphanumeric() || bytes[i] == b'-' || bytes[i] == b'_')
+    };
+    let mut from = 0;
+    while let Some(i) = window[from..].find(id) {
+        let start = from + i;
+        let before = start == 0 || boundary(start - 1);
+        if before && boundary(start + id.len()) {
+            let at = key.start + start;
+            return at..at + id.len();
+        }
+        from = start + id.len().max(1);
+    }
+    key
 }

@@ -37,6 +37,8 @@ struct Row {
     anchor: String,
     math_html: String,
     name_html: String,
+    /// How to read it aloud, when the definition gives `read` besides `name`.
+    read: String,
     meaning_html: String,
     code: Option<String>,
     defined: Vec<Link>,
@@ -183,6 +185,11 @@ impl Directive for NotationIndex {
             let name_html =
                 cx.as_defined(d, name_key, |cx| cx.inline(d.symbol.called(), span.clone()));
             let meaning_html = cx.as_defined(d, "meaning", |cx| cx.inline(&meaning, span.clone()));
+            let read = if name_key == "name" && !d.symbol.read.trim().is_empty() {
+                d.symbol.read.trim().to_string()
+            } else {
+                String::new()
+            };
             let mut anchor = format!("notation-{}", d.symbol.id);
             let mut n = 1;
             while rows.iter().any(|(_, r)| r.anchor == anchor) {
@@ -200,6 +207,7 @@ impl Directive for NotationIndex {
                     anchor,
                     math_html,
                     name_html,
+                    read,
                     meaning_html,
                     code: d.symbol.code.clone(),
                     defined: defined.into_iter().collect(),

@@ -35,6 +35,16 @@ pub struct Inspected {
     pub legend_html: String,
 }
 
+/// Which symbols a formula names itself: its own `where:` entries and its `uses:` list,
+/// each with where it is written (for the warning when the formula does not contain it).
+#[derive(Debug, Default)]
+pub struct Named {
+    /// Ids of the formula's `where:` entries, with the span of each entry.
+    pub own: Vec<(String, Range<usize>)>,
+    /// Ids of its `uses:` list, with the span of each.
+    pub uses: Vec<(String, Range<usize>)>,
+}
+
 /// Tags `tex` (written at `span`; `tex_offset` is where its first byte is in the source,
 /// when it is a verbatim slice) and renders its legend with element ids from `id`.
 pub fn inspect(
@@ -43,8 +53,9 @@ pub fn inspect(
     span: Range<usize>,
     tex_offset: Option<usize>,
     id: &str,
+    named: &Named,
 ) -> Inspected {
-    inspect_with_controls(cx, tex, span, tex_offset, id, &Default::default(), &[])
+    inspect_with_controls(cx, tex, span, tex_offset, id, &Default::default(), named)
 }
 
 /// [`inspect`], with symbols linked to controls of the next widget (`symbol id → control
@@ -56,18 +67,116 @@ pub fn inspect_with_controls(
     tex_offset: Option<usize>,
     id: &str,
     controls: &std::collections::BTreeMap<String, String>,
-    prefer: &[String],
+    named: &Named,
 ) -> Inspected {
     let at = |r: &Range<usize>| match tex_offset {
         Some(o) => o + r.start..o + r.end.max(r.start + 1),
         None => span.clone(),
     };
-    let patterns = cx
-        .book
-        .notation
-        .patterns_preferring(cx.chapter_path, prefer);
+    let own: Vec<String> = named.own.iter().map(|(i, _)| i.clone()).collect();
+    let uses: Vec<String> = named.uses.iter().map(|(i, _)| i.clone()).collect();
+    let mut unknown_use = false;
+    for (used, used_span) in &named.uses {
+        if cx.book.notation.with_id(used).is_empty() {
+            unknown_use = true;
+            let ids: Vec<&str> = cx
+                .book
+                .notation
+                .definitions
+                .iter()
+                .map(|d| d.symbol.id.as_str())
+                .collect();
+            let d = cx
+                .error(used_span.clone(), format!("`uses` names `{used}`, which no symbol of the book has as its id"))
+                .with_label("unknown symbol id")
+                .with_hint(format!(
+                    "write the `id` of a symbol defined in a `symbol-table`, a `symbols` strip, a card's `where:` list or the book's symbols file{}",
+                    super::options::did_you_mean(used, &ids)
+                ));
+            cx.diagnostics.push(d);
+        }
+    }
+    let resolved = cx.book.notation.resolve(cx.chapter_path, &own, &uses);
+    let patterns = resolved.patterns;
     let plain: Vec<inspect::Pattern> = patterns.iter().map(|(_, p)| p.clone()).collect();
-    let tagged = inspect::tag(tex, &plain);
+    let mut tagged = if resolved.ambiguous.is_empty() {
+        inspect::tag(tex, &plain)
+    } else {
+        // Tag with the ambiguous glyphs too, to learn whether the formula contains them.
+        let probe: Vec<inspect::Pattern> = plain
+            .iter()
+            .cloned()
+            .chain(
+                resolved
+                    .ambiguous
+                    .iter()
+                    .map(|defs| cx.book.notation.pattern(defs[0])),
+            )
+            .collect();
+        inspect::tag(tex, &probe)
+    };
+    let contained: Vec<&Vec<usize>> = resolved
+        .ambiguous
+        .iter()
+        // A misspelt `uses:` id was meant to choose: it alone is reported.
+        .filter(|_| !unknown_use)
+        .filter(|defs| {
+            let first = &cx.book.notation.definitions[defs[0]].symbol.id;
+            tagged.symbols.contains(first)
+        })
+        .collect();
+    for defs in &contained {
+        let notation = &cx.book.notation;
+        let first = &notation.definitions[defs[0]].symbol;
+        let list = defs
+            .iter()
+            .map(|&i| {
+                let d = &notation.definitions[i];
+                format!(
+                    "`{}` (\"{}\", {})",
+                    d.symbol.id,
+                    d.symbol
+                        .meaning
+                        .as_deref()
+                        .map(crate::notation::collapse)
+                        .unwrap_or_default(),
+                    d.defined_at
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" and ");
+        let d = cx
+            .error(
+                span.clone(),
+                format!(
+                    "`{}` has {} meanings in this chapter, and this formula does not say which it means",
+                    first.tex,
+                    defs.len()
+                ),
+            )
+            .with_label("which meaning?")
+            .with_hint(format!(
+                "this chapter defines {list}; name the one this formula means with `uses: [{}]` (or give the formula its own `where:` entry)",
+                first.id
+            ));
+        cx.diagnostics.push(d);
+    }
+    if !resolved.ambiguous.is_empty() {
+        // Tagged for real without the glyphs no meaning was chosen for.
+        tagged = inspect::tag(tex, &plain);
+    }
+    for (name, entry_span) in named.own.iter().chain(&named.uses) {
+        if !tagged.symbols.contains(name) && !cx.book.notation.with_id(name).is_empty() {
+            let d = cx
+                .warning(
+                    entry_span.clone(),
+                    format!("`{name}` does not occur in this formula"),
+                )
+                .with_label("not found in the formula's TeX")
+                .with_hint("a `where:` entry or a `uses:` id explains a symbol of the formula: write its TeX as the formula writes it (`\\mathbf{x}`, `x_i`), or remove the entry");
+            cx.diagnostics.push(d);
+        }
+    }
     for p in &tagged.problems {
         let d = cx
             .error(at(&p.range), p.message.clone())
@@ -91,7 +200,29 @@ pub fn inspect_with_controls(
                 "are"
             }
         );
-        let hint = "define each in a `symbol-table`, a `symbols` strip, the card's `where:` list or the book's symbols file; wrap a letter that needs no definition in `\\nosym{...}`; or set `undefined-symbols = \"allow\"` in book.toml";
+        // A letter another chapter defines: a formula never borrows it silently.
+        let elsewhere: Vec<String> = tagged
+            .undefined
+            .iter()
+            .flat_map(|u| cx.book.notation.elsewhere(cx.chapter_path, &u.text))
+            .take(3)
+            .map(|i| {
+                let d = &cx.book.notation.definitions[i];
+                format!(
+                    "`{}` is defined at {} as `{}`",
+                    d.symbol.id, d.defined_at, d.symbol.tex
+                )
+            })
+            .collect();
+        let borrow = if elsewhere.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; a formula takes its symbols from its own chapter and the book's symbols file only: {}, so to use that meaning here write `uses: [id]` in this formula's options",
+                elsewhere.join(", ")
+            )
+        };
+        let hint = format!("define each in a `symbol-table`, a `symbols` strip, the card's `where:` list or the book's symbols file; wrap a letter that needs no definition in `\\nosym{{...}}`; or set `undefined-symbols = \"allow\"` in book.toml{borrow}");
         let d = match cx.book.undefined_symbols {
             UndefinedSymbols::Error => cx.error(at(first), message),
             _ => cx.warning(at(first), message),
@@ -151,15 +282,19 @@ pub fn inspect_with_controls(
                     span.clone(),
                     format!("`controls` names `{sym}`, which is not a symbol of this formula"),
                 )
-                .with_hint(format!(
-                    "the formula's symbols are: {}",
-                    tagged
-                        .symbols
-                        .iter()
-                        .map(|s| format!("`{s}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
+                .with_hint(if tagged.symbols.is_empty() {
+                    "this formula uses no defined symbol: define it in the card's `where:` list, or name a definition elsewhere with `uses: [id]`".to_string()
+                } else {
+                    format!(
+                        "the formula's symbols are: {}",
+                        tagged
+                            .symbols
+                            .iter()
+                            .map(|s| format!("`{s}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                });
             cx.diagnostics.push(d);
         }
     }

@@ -18,6 +18,9 @@ struct Options {
     /// Tag the formula's symbols and show the "where" legend.
     #[serde(default)]
     inspect: bool,
+    /// Ids of symbols defined elsewhere that this formula means (with `inspect`).
+    #[serde(default)]
+    uses: Vec<String>,
 }
 
 impl Directive for MathBlock {
@@ -50,7 +53,24 @@ impl Directive for MathBlock {
         context.insert("id", &id);
         let author_tex = tex.clone();
         let (tex, legend_html) = if options.inspect {
-            let inspected = super::inspectable::inspect(cx, &tex, span.clone(), offset, &id);
+            let inspected = super::inspectable::inspect(
+                cx,
+                &tex,
+                span.clone(),
+                offset,
+                &id,
+                &super::inspectable::Named {
+                    own: Vec::new(),
+                    uses: options
+                        .uses
+                        .iter()
+                        .map(|u| {
+                            let at = super::formula::id_span(cx, options.span("uses"), block, u);
+                            (u.clone(), at)
+                        })
+                        .collect(),
+                },
+            );
             (inspected.tex, inspected.legend_html)
         } else {
             (tex, String::new())
