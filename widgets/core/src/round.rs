@@ -40,23 +40,33 @@ pub fn round_to(x: f64, decimals: u32) -> f64 {
 }
 
 /// True when an author's `stated` number agrees with `computed` to the
-/// precision it was written with: |computed − stated| ≤ ½·10^(−decimals) +
-/// 1e-12 (plus a few ulps of the numbers themselves, for large values).
-/// False if either number is NaN or infinite.
+/// precision it was written with, `decimals` places: [`agrees`] with a unit of
+/// 10^(−decimals).
 pub fn matches_stated(computed: f64, stated: f64, decimals: u32) -> bool {
+    let unit = match POW10.get(decimals as usize) {
+        Some(&p) => 1.0 / p,
+        None => 10f64.powi(-(decimals.min(400) as i32)),
+    };
+    agrees(computed, stated, unit)
+}
+
+/// True when `stated`, written with its last digit worth `unit` (see [`unit_in`]),
+/// is `computed` rounded there: |computed − stated| ≤ ½·unit, with a slack of a
+/// billionth of that and a few ulps of the numbers (binary rounding), never an
+/// absolute slack, so 14 written decimals are compared to 14 decimals.
+/// False if either number is NaN or infinite.
+pub fn agrees(computed: f64, stated: f64, unit: f64) -> bool {
     if !(computed.is_finite() && stated.is_finite()) {
         return false;
     }
-    let half_unit = 0.5 / pow10(decimals);
+    let half_unit = 0.5 * unit;
     let ulps = 4.0 * f64::EPSILON * computed.abs().max(stated.abs());
-    (computed - stated).abs() <= half_unit + ABSOLUTE_SLACK + ulps
+    (computed - stated).abs() <= half_unit * (1.0 + 1e-9) + ulps
 }
 
-/// Number of decimal places of a number as written: digits after the decimal
-/// point, less the exponent if any ("0.665" → 3, "4" → 0, "-1.50" → 2,
-/// "1.5e-3" → 4, "2.5e3" → 0). Surrounding text such as spaces, a sign or a
-/// trailing "%" is ignored; only the first number-like part is read.
-pub fn decimals_in(text: &str) -> u32 {
+/// The digits after the decimal point and the exponent of the first number
+/// written in `text` ("1.50e-3" → (2, −3)).
+fn fraction_and_exponent(text: &str) -> (i64, i64) {
     let t = text.trim();
     let start = t
         .find(|c: char| c.is_ascii_digit() || c == '.')
@@ -94,8 +104,43 @@ pub fn decimals_in(text: &str) -> u32 {
             exponent = -exponent;
         }
     }
+    (frac, exponent)
+}
+
+/// Number of decimal places of a number as written: digits after the decimal
+/// point, less the exponent if any ("0.665" → 3, "4" → 0, "-1.50" → 2,
+/// "1.5e-3" → 4, "2.5e3" → 0). Surrounding text such as spaces, a sign or a
+/// trailing "%" is ignored; only the first number-like part is read.
+pub fn decimals_in(text: &str) -> u32 {
+    let (frac, exponent) = fraction_and_exponent(text);
     let decimals = frac.saturating_sub(exponent).max(0);
     u32::try_from(decimals).unwrap_or(u32::MAX)
+}
+
+/// What the last digit written is worth: "0.665" → 0.001, "4" → 1,
+/// "6.02e23" → 1e21, "1.5e-3" → 1e-4. In scientific notation the precision is
+/// relative, as the digits say: 6.02e23 means 6.015e23 … 6.025e23.
+pub fn unit_in(text: &str) -> f64 {
+    let (frac, exponent) = fraction_and_exponent(text);
+    let place = exponent.saturating_sub(frac).clamp(-400, 400) as i32;
+    match POW10.get(place.unsigned_abs() as usize) {
+        Some(&p) if place >= 0 => p,
+        Some(&p) => 1.0 / p,
+        None => 10f64.powi(place),
+    }
+}
+
+/// Significant digits written in the mantissa of the first number of `text`
+/// ("6.020e23" → 4, "0.0150" → 3).
+pub fn significant_digits_in(text: &str) -> usize {
+    let t = text.trim();
+    let mantissa: String = t
+        .chars()
+        .skip_while(|c| !(c.is_ascii_digit() || *c == '.'))
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .filter(char::is_ascii_digit)
+        .collect();
+    mantissa.trim_start_matches('0').len().max(1)
 }
 
 #[cfg(test)]
@@ -116,6 +161,21 @@ mod tests {
     }
 
     #[test]
+    fn scientific_notation_is_relative() {
+        assert_eq!(unit_in("6.02e23"), 1e21);
+        assert_eq!(unit_in("0.665"), 0.001);
+        assert_eq!(unit_in("4"), 1.0);
+        assert_eq!(unit_in("2.5e3"), 100.0);
+        assert!((unit_in("1.5e-3") - 1e-4).abs() < 1e-20);
+        // Avogadro's number to three significant digits.
+        assert!(agrees(6.022_140_76e23, 6.02e23, unit_in("6.02e23")));
+        assert!(!agrees(6.022_140_76e23, 6.03e23, unit_in("6.03e23")));
+        assert!(agrees(2_512.0, 2.5e3, unit_in("2.5e3")));
+        assert_eq!(significant_digits_in("6.020e23"), 4);
+        assert_eq!(significant_digits_in("0.0150"), 3);
+    }
+
+    #[test]
     fn stated_values() {
         let cos = 4.0 / (3.0 * 5f64.sqrt());
         assert!(matches_stated(cos, 0.596, 3));
@@ -128,6 +188,19 @@ mod tests {
         assert!(matches_stated(0.6645, 0.665, 3));
         assert!(!matches_stated(f64::NAN, 0.5, 1));
         assert!(!matches_stated(0.5, f64::INFINITY, 1));
+        // No absolute slack: 14 written decimals are compared to 14 decimals.
+        assert!(!matches_stated(
+            std::f64::consts::PI,
+            3.141_592_653_589_90,
+            14
+        ));
+        assert!(matches_stated(
+            std::f64::consts::PI,
+            3.141_592_653_589_79,
+            14
+        ));
+        assert!(matches_stated(0.1 + 0.2, 0.3, 1));
+        assert!(matches_stated(0.1 + 0.2, 0.3, 16));
         assert!(matches_stated(4.0, 4.0, 0));
         assert!(matches_stated(4.4, 4.0, 0));
         assert!(!matches_stated(4.6, 4.0, 0));

@@ -26,11 +26,10 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 use mathcourse_core::expr::{name_uses, parse_definition, Expr, Function};
-use mathcourse_core::round::matches_stated;
 use mathcourse_core::CoreError;
 use serde_json::Value;
 
-use super::compare::{exact, fmt_computed, fmt_rounded, precision};
+use super::compare::{exact, fmt_computed, fmt_rounded};
 use super::stated::{self, Num, Stated};
 use super::{caret_len, tex, Line, Run};
 use crate::diagnostic::Diagnostic;
@@ -716,7 +715,7 @@ pub fn role(cx: &Cx, content: &str, whole: Range<usize>) -> Result<String, Diagn
             .with_hint(hint));
     }
     for (n, c) in nums.iter().zip(&computed) {
-        if !matches_stated(*c, n.value, n.decimals) {
+        if !n.agrees(*c) {
             return Err(cx
                 .error(
                     place(n.span.clone()),
@@ -724,7 +723,7 @@ pub fn role(cx: &Cx, content: &str, whole: Range<usize>) -> Result<String, Diagn
                         "stated value is wrong: stated {}, computed {} ({})",
                         n.text,
                         fmt_computed(*c, n.decimals),
-                        precision(n.decimals)
+                        n.precision()
                     ),
                 )
                 .with_label("stated here")
@@ -734,8 +733,13 @@ pub fn role(cx: &Cx, content: &str, whole: Range<usize>) -> Result<String, Diagn
                 )));
         }
     }
-    let all_exact = nums.iter().zip(&computed).all(|(n, c)| exact(*c, n.value));
-    let rel_tex = if all_exact { "=" } else { "\\approx" };
+    // The author's sign stays: `≈` as written; `=` only where the value is exact.
+    let all_exact = nums.iter().zip(&computed).all(|(n, c)| exact(*c, n));
+    let rel_tex = if rel == "=" && all_exact {
+        "="
+    } else {
+        "\\approx"
+    };
     let stated_tex = if nums.len() == 1 && matches!(value, Val::Scalar(_)) {
         tex::number(&nums[0].text)
     } else {
@@ -767,6 +771,32 @@ mod tests {
         let e = errors("Wrong: {calc}`sqrt(2) ≈ 1.42`.\n");
         assert!(e.contains("stated 1.42, computed 1.4142"), "{e}");
         assert!(e.contains("src/t.md:1:25"), "{e}");
+    }
+
+    /// The precision compared is the one the digits say (no absolute slack; relative
+    /// in scientific notation), the message says it, and the author's `≈` stays.
+    #[test]
+    fn a_role_is_compared_to_the_digits_written_and_keeps_its_sign() {
+        use crate::directive::testkit::{errors, render};
+        let e = errors("Wrong: {calc}`pi = 3.14159265358990`.\n");
+        assert!(e.contains("checked to 14 decimals"), "{e}");
+        assert!(e.contains("3.14159265358979"), "{e}");
+        let out = render("Close: {calc}`pi ≈ 3.1415926536`.\n");
+        assert!(out.contains("≈"), "{out}");
+        assert!(
+            !out.contains("<mo>=</mo>"),
+            "the author's ≈ became =: {out}"
+        );
+        let out = render("Exact: {calc}`2^10 = 1024`.\n");
+        assert!(out.contains("<mo>=</mo>"), "{out}");
+        // Written `=` but rounded: shown as ≈.
+        let out = render("Rounded: {calc}`sqrt(2) = 1.414`.\n");
+        assert!(out.contains("≈"), "{out}");
+        // 6.02e23 is three significant digits.
+        let out = render("Big: {calc}`6.02214076 * 10^23 ≈ 6.02e23`.\n");
+        assert!(out.contains("class=\"katex\""), "{out}");
+        let e = errors("Big: {calc}`6.02214076 * 10^23 ≈ 6.03e23`.\n");
+        assert!(e.contains("checked to 3 significant digits"), "{e}");
     }
 
     #[test]

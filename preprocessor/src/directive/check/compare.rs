@@ -9,7 +9,7 @@
 use std::ops::Range;
 
 use mathcourse_core::matrix::Matrix;
-use mathcourse_core::round::{matches_stated, round_to};
+use mathcourse_core::round::round_to;
 use serde_json::Value;
 
 use super::stated::{self, Num, Stated};
@@ -41,8 +41,12 @@ impl Shown {
     }
 }
 
-pub(super) fn exact(computed: f64, stated: f64) -> bool {
-    (computed - stated).abs() <= 1e-9 * stated.abs().max(1.0)
+/// True when the stated number `n` is `computed` itself, not a rounding of it: equal up
+/// to numerical noise (a billionth), and that noise far below the last digit written
+/// (3.1415926536 is a rounding of π; 0.5 for a step computed as 0.5000000001 is not).
+pub(super) fn exact(computed: f64, n: &Num) -> bool {
+    let diff = (computed - n.value).abs();
+    diff <= 1e-9 * n.value.abs().max(1.0) && diff <= 1e-3 * n.unit
 }
 
 /// "checked to 3 decimals".
@@ -200,14 +204,14 @@ impl Run<'_, '_> {
             Stated::Vector(mut v) if v.len() == 1 => v.remove(0),
             other => return Err(self.wrong_form_at(&other, "one number", "0.596", span, what)),
         };
-        if !matches_stated(computed, n.value, n.decimals) {
+        if !n.agrees(computed) {
             return Err(self.wrong(
                 n.span.clone(),
                 format!(
                     "stated {}, computed {} ({})",
                     n.text,
                     fmt_computed(computed, n.decimals),
-                    precision(n.decimals)
+                    n.precision()
                 ),
                 format!(
                     "to the precision written, the result is {}; correct `{what}` (or the inputs, if they are what is wrong)",
@@ -219,7 +223,7 @@ impl Run<'_, '_> {
             Shown {
                 tex: tex::number(&n.text),
                 text: tex::plain_number(&n.text),
-                exact: exact(computed, n.value),
+                exact: exact(computed, &n),
             },
             n,
         ))
@@ -283,7 +287,7 @@ impl Run<'_, '_> {
             ));
         }
         let wrong: Vec<usize> = (0..nums.len())
-            .filter(|&i| !matches_stated(computed[i], nums[i].value, nums[i].decimals))
+            .filter(|&i| !nums[i].agrees(computed[i]))
             .collect();
         if let Some(&i) = wrong.first() {
             let n = &nums[i];
@@ -293,7 +297,7 @@ impl Run<'_, '_> {
                 nums.len(),
                 n.text,
                 fmt_computed(computed[i], n.decimals),
-                precision(n.decimals)
+                n.precision()
             );
             if wrong.len() > 1 {
                 let others: Vec<String> = wrong.iter().map(|w| (w + 1).to_string()).collect();
@@ -318,7 +322,7 @@ impl Run<'_, '_> {
             // Long lists may wrap after a comma on narrow screens.
             tex: format!("({})", texts.join(",\\allowbreak ")),
             text: list(plain),
-            exact: nums.iter().zip(computed).all(|(n, c)| exact(*c, n.value)),
+            exact: nums.iter().zip(computed).all(|(n, c)| exact(*c, n)),
         })
     }
 
@@ -361,7 +365,7 @@ impl Run<'_, '_> {
         for (i, row) in rows.iter().enumerate() {
             for (j, n) in row.iter().enumerate() {
                 let c = computed_rows[i][j];
-                if !matches_stated(c, n.value, n.decimals) {
+                if !n.agrees(c) {
                     return Err(self.wrong(
                         n.span.clone(),
                         format!(
@@ -370,7 +374,7 @@ impl Run<'_, '_> {
                             j + 1,
                             n.text,
                             fmt_computed(c, n.decimals),
-                            precision(n.decimals)
+                            n.precision()
                         ),
                         fix,
                     ));
@@ -392,7 +396,7 @@ impl Run<'_, '_> {
                 .iter()
                 .flatten()
                 .zip(computed.data())
-                .all(|(n, c)| exact(*c, n.value)),
+                .all(|(n, c)| exact(*c, n)),
         })
     }
 }

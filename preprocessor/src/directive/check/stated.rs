@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use mathcourse_core::round::decimals_in;
+use mathcourse_core::round::{agrees, decimals_in, significant_digits_in, unit_in};
 use serde_json::Value;
 
 use crate::directive::block::{Block, OptionsSyntax};
@@ -20,10 +20,33 @@ pub struct Num {
     pub value: f64,
     /// Decimals as written (`0.090` → 3).
     pub decimals: u32,
+    /// What its last written digit is worth (`0.090` → 0.001, `6.02e23` → 1e21).
+    pub unit: f64,
     /// The text as written.
     pub text: String,
     /// Where it is written.
     pub span: Range<usize>,
+}
+
+impl Num {
+    /// True when `computed`, rounded where this number's last digit is, is this number.
+    pub fn agrees(&self, computed: f64) -> bool {
+        agrees(computed, self.value, self.unit)
+    }
+
+    /// What was compared, for messages: "checked to 3 decimals", or "checked to 3
+    /// significant digits" for a number in scientific notation.
+    pub fn precision(&self) -> String {
+        if self.text.contains(['e', 'E']) {
+            let n = significant_digits_in(&self.text);
+            format!(
+                "checked to {n} significant digit{}",
+                if n == 1 { "" } else { "s" }
+            )
+        } else {
+            super::compare::precision(self.decimals)
+        }
+    }
 }
 
 /// A stated result.
@@ -206,6 +229,7 @@ pub fn read_text(source: &str, span: Range<usize>) -> Result<Stated, ReadError> 
         Ok(Num {
             value,
             decimals: decimals_in(&text),
+            unit: unit_in(&text),
             text,
             span,
         })
@@ -252,6 +276,7 @@ fn num_from(
     Ok(Num {
         value: parsed,
         decimals: decimals_in(&text),
+        unit: unit_in(&text),
         text,
         span,
     })
