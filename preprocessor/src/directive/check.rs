@@ -19,6 +19,7 @@
 // when an example is wrong, so its size does not matter here.
 #![allow(clippy::result_large_err)]
 
+mod body;
 pub mod calc;
 mod calculus;
 mod compare;
@@ -74,6 +75,9 @@ pub struct Line {
     pub tex: String,
     /// Plain text.
     pub text: String,
+    /// Values computed on the way that the line does not show (a `calc` block's
+    /// lines): numbers in the body may state them.
+    pub computed: Vec<f64>,
 }
 
 /// One check being run: its block, kind and options as written. The kinds' functions
@@ -181,6 +185,7 @@ impl Directive for Check {
 
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
         let (kind, line) = evaluate(block, cx)?;
+        let all_checked = body_numbers_checked(block, &line, cx);
         // A `calc` shows its lines aligned, one per row.
         let math = cx.option_math(&line.tex, kind == "calc", block.opener.clone());
         let mut context = tera::Context::new();
@@ -188,6 +193,7 @@ impl Directive for Check {
         context.insert("id", &cx.fresh_id("check"));
         context.insert("computation_html", &math);
         context.insert("computation_text", &line.text);
+        context.insert("all_checked", &all_checked);
         let body = cx.markdown(block.body.clone());
         cx.template(
             "check",
@@ -205,7 +211,13 @@ impl Directive for Check {
                 if !out.is_empty() {
                     out.push_str("\n\n");
                 }
-                out.push_str("*✓ Checked at build time:* ");
+                if body_numbers_checked(block, &line, cx) {
+                    out.push_str("*✓ Checked at build time:* ");
+                } else {
+                    out.push_str(
+                        "*Computation checked at build time (not every number of the text):* ",
+                    );
+                }
                 out.push_str(&markdown_escape(&line.text));
                 out.push('\n');
             }
@@ -213,6 +225,31 @@ impl Directive for Check {
         }
         out
     }
+}
+
+/// Reports each number of the body that the build did not compare (see [`body`]);
+/// true when there is none, so the example may carry its ✓.
+fn body_numbers_checked(block: &Block, line: &Line, cx: &mut Cx) -> bool {
+    let options = &cx.source[block.opener.end.min(block.body.start)..block.body.start];
+    let mut known = body::values_in(options);
+    known.extend(body::list_lengths(options));
+    known.extend(body::values_in(&line.text));
+    known.extend(&line.computed);
+    let unchecked = body::unchecked(&cx.source, block.body.clone(), &known);
+    for n in &unchecked {
+        let d = cx
+            .warning(
+                n.span.clone(),
+                format!(
+                    "`{}` in this checked example is not compared with anything the build computed",
+                    n.text
+                ),
+            )
+            .with_label("not checked")
+            .with_hint("write it as a `{calc}` role that computes it (e.g. {calc}`sqrt(2) ≈ 1.41`), or state it in the options (`expect`, or a `calc` line), so the build compares it; until then the example shows no ✓ (a number that is no result, such as a count, can be written in words)");
+        cx.diagnostics.push(d);
+    }
+    unchecked.is_empty()
 }
 
 /// The part of `text` at `position` that a caret should cover: the name or number

@@ -465,6 +465,14 @@ pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
         text_rows.push(text);
     }
     Ok(Line {
+        computed: done
+            .iter()
+            .filter_map(|d| d.value.as_ref())
+            .flat_map(|v| match v {
+                Val::Scalar(x) => vec![*x],
+                Val::Vector(xs) => xs.clone(),
+            })
+            .collect(),
         tex: format!(
             "\\begin{{aligned}}{}\\end{{aligned}}",
             tex_rows.join(" \\\\ ")

@@ -139,6 +139,7 @@ pub(super) fn softmax(run: &Run) -> Result<Line, Diagnostic> {
         format!("; T = {}", tex::input(o.temperature))
     };
     Ok(Line {
+        computed: Vec::new(),
         tex: format!(
             "\\operatorname{{softmax}}({scores}{}) {} {}",
             t.replace("; ", ";\\ "),
@@ -161,6 +162,7 @@ pub(super) fn entropy(run: &Run) -> Result<Line, Diagnostic> {
     let (ut, ux) = unit_word(unit, n.value);
     let p = tex::inputs(&o.p).join(", ");
     Ok(Line {
+        computed: Vec::new(),
         tex: format!("H({p}) {} {}{ut}", s.rel_tex(), s.tex),
         text: format!("H({p}) {} {}{ux}", s.rel(), s.text),
     })
@@ -179,6 +181,7 @@ pub(super) fn surprise(run: &Run) -> Result<Line, Diagnostic> {
     let (lt, lx) = log_names(unit);
     let p = tex::input(o.p);
     Ok(Line {
+        computed: Vec::new(),
         tex: format!("-{lt} {p} {} {}{ut}", s.rel_tex(), s.tex),
         text: format!("−{lx} {p} {} {}{ux}", s.rel(), s.text),
     })
@@ -198,6 +201,7 @@ pub(super) fn cross_entropy(run: &Run) -> Result<Line, Diagnostic> {
     let (lt, lx) = log_names(unit);
     let (mt, mx) = mean_surprise(&o.probs, lt, lx);
     Ok(Line {
+        computed: Vec::new(),
         tex: format!("{mt} {} {}{ut}", s.rel_tex(), s.tex),
         text: format!("{mx} {} {}{ux}", s.rel(), s.text),
     })
@@ -210,6 +214,7 @@ pub(super) fn perplexity(run: &Run) -> Result<Line, Diagnostic> {
     let (s, _) = run.scalar(&o.expect, c)?;
     let (mt, mx) = mean_surprise(&o.probs, "\\ln", "ln");
     Ok(Line {
+        computed: Vec::new(),
         tex: format!("\\exp\\bigl({mt}\\bigr) {} {}", s.rel_tex(), s.tex),
         text: format!("exp({mx}) {} {}", s.rel(), s.text),
     })
@@ -250,6 +255,7 @@ pub(super) fn log_product(run: &Run) -> Result<Line, Diagnostic> {
     };
     let values: Vec<String> = o.values.iter().map(|v| tex::input(*v)).collect();
     Ok(Line {
+        computed: Vec::new(),
         tex: format!(
             "{lt}({}) = {} {} {}",
             values.join(" \\cdot "),

@@ -37,6 +37,7 @@ pub(super) fn std_sum(run: &Run) -> Result<Line, Diagnostic> {
         })
         .collect();
     Ok(Line {
+        computed: Vec::new(),
         tex: format!(
             "\\sqrt{{{}}} {} {}",
             squares.join(" + "),

@@ -462,3 +462,49 @@ fn a_calc_role_wrapped_across_lines_is_read_as_written() {
     assert_eq!(out.diagnostics.len(), 1);
     assert!(src.get(out.diagnostics[0].span.clone()).is_some());
 }
+
+/// Every number the body states is compared, or reported: a typo in the prose of a
+/// checked example is a warning at the number, and the block loses its ✓.
+#[test]
+fn numbers_in_the_body_are_compared_or_reported() {
+    let calc = ":::{check} calc\nlines: |\n  a = 2\n  l1 = (5 + sqrt(5)) / 2\n  l2 = (5 - sqrt(5)) / 2\nexpect:\n  l2: 1.38\n---\nThe eigenvalues are $3.618$ and $1.38$, from the 2 inputs.\n:::\n";
+    let calc = calc.replace("lines:", "---\nlines:");
+    let out = run(&calc, true);
+    assert!(
+        out.diagnostics.is_empty(),
+        "{}",
+        crate::diagnostic::render_all(&out.diagnostics, false)
+    );
+    assert!(
+        out.content.contains("mc-check-icon"),
+        "✓ kept: {}",
+        out.content
+    );
+    // The same text with a typo (3.681): one warning at it, and no ✓.
+    let typo = calc.replace("$3.618$", "$3.681$");
+    let out = run(&typo, true);
+    let text = crate::diagnostic::render_all(&out.diagnostics, false);
+    assert_eq!(out.diagnostics.len(), 1, "{text}");
+    assert!(
+        text.contains("`3.681` in this checked example is not compared"),
+        "{text}"
+    );
+    assert!(text.contains("src/t.md:10:22"), "{text}");
+    assert!(!out.content.contains("mc-check-icon"), "{}", out.content);
+    assert!(out.content.contains("Computation checked at build time"));
+    // Other renderers say the same.
+    let out = run(&typo, false);
+    assert!(
+        out.content.contains("not every number of the text"),
+        "{}",
+        out.content
+    );
+    // A non-calc kind: the inputs, the list length and the result are known.
+    let ok = ":::{check} softmax\n:scores: [2, 1, 0]\n:expect: [0.665, 0.245, 0.090]\nThe 3 scores $(2, 1, 0)$ give $(0.665, 0.245, 0.090)$, or 66.5% for the first.\n:::\n";
+    let out = run(ok, true);
+    assert!(
+        out.diagnostics.is_empty(),
+        "{}",
+        crate::diagnostic::render_all(&out.diagnostics, false)
+    );
+}

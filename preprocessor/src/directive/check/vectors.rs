@@ -34,6 +34,7 @@ pub(super) fn dot(run: &Run) -> Result<Line, Diagnostic> {
     let (s, _) = run.scalar(&o.expect, c)?;
     let (a, b) = (vec_text(&o.a), vec_text(&o.b));
     Ok(Line {
+        computed: Vec::new(),
         tex: format!("{a} \\cdot {b} {} {}", s.rel_tex(), s.tex),
         text: format!("{a} · {b} {} {}", s.rel(), s.text),
     })
@@ -46,6 +47,7 @@ pub(super) fn norm(run: &Run) -> Result<Line, Diagnostic> {
     let (s, _) = run.scalar(&o.expect, c)?;
     let a = vec_text(&o.a);
     Ok(Line {
+        computed: Vec::new(),
         tex: format!("\\lVert {a} \\rVert {} {}", s.rel_tex(), s.tex),
         text: format!("‖{a}‖ {} {}", s.rel(), s.text),
     })
@@ -72,6 +74,7 @@ fn cosine_or_angle(run: &Run, degrees: bool) -> Result<Line, Diagnostic> {
     let (a, b) = (vec_text(&o.a), vec_text(&o.b));
     Ok(if degrees {
         Line {
+            computed: Vec::new(),
             tex: format!(
                 "\\angle\\bigl({a}, {b}\\bigr) {} {}^\\circ",
                 s.rel_tex(),
@@ -81,6 +84,7 @@ fn cosine_or_angle(run: &Run, degrees: bool) -> Result<Line, Diagnostic> {
         }
     } else {
         Line {
+            computed: Vec::new(),
             tex: format!(
                 "\\cos\\angle\\bigl({a}, {b}\\bigr) {} {}",
                 s.rel_tex(),
