@@ -40,6 +40,14 @@ pub fn files(title: &str) -> Vec<(&'static str, String)> {
 /// Writes a new book into `dir` (created when missing). Refuses, writing nothing, when
 /// any file it would write is already there. Returns the files written.
 pub fn init(dir: &Path, title: &str) -> Result<Vec<PathBuf>> {
+    // A line break or another control character in the title would write a `book.toml`
+    // that the next build rejects (a TOML basic string holds none of them).
+    if let Some(c) = title.chars().find(|c| c.is_control()) {
+        bail!(
+            "the title contains a control character ({}); nothing was written\n  help: give a title on one line, e.g. `mdbook-mathcourse init --title \"My course\"`",
+            c.escape_default()
+        );
+    }
     let files = files(title);
     let existing: Vec<String> = files
         .iter()
@@ -75,6 +83,17 @@ pub fn init(dir: &Path, title: &str) -> Result<Vec<PathBuf>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_title_with_a_control_character_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        for title in ["Two\nlines", "Tab\there", "Bell\u{7}"] {
+            let err = init(dir.path(), title).unwrap_err().to_string();
+            assert!(err.contains("control character"), "{err}");
+            assert!(!dir.path().join("book.toml").exists());
+        }
+        init(dir.path(), "Fine: \"quoted\" \\ title").unwrap();
+    }
 
     #[test]
     fn writes_a_book_and_refuses_to_overwrite() {

@@ -375,6 +375,9 @@ fn collect_labels(
 ) -> (directive::Labels, Vec<Diagnostic>) {
     let mut labels = directive::Labels::new();
     let mut diagnostics = Vec::new();
+    // Which chapter numbers its equations with each prefix: two chapters never show the
+    // same "(6.1)" (print.html shows them on one page).
+    let mut prefixes: BTreeMap<String, (PathBuf, String)> = BTreeMap::new();
     for (index, ch) in chapters.iter().enumerate() {
         let path = ch.path.cloned().unwrap_or_default();
         let shown = src_name.join(ch.source_path.unwrap_or(&path));
@@ -384,6 +387,7 @@ fn collect_labels(
             .iter()
             .find(|(_, p)| ch.path.is_some_and(|c| c == *p))
             .map(|(n, _)| n.to_string());
+        let from_module = module.is_some();
         let prefix = module
             .or_else(|| ch.number.clone())
             .unwrap_or_else(|| (index + 1).to_string());
@@ -393,6 +397,27 @@ fn collect_labels(
         {
             let (line, col) = diagnostic::line_col(&source, span.start);
             let here = format!("{}:{line}:{col}", shown.display());
+            if n == 0 {
+                match prefixes.get(&prefix) {
+                    Some((other, at)) if *other != path => {
+                        let why = if from_module {
+                            format!("its front matter's `module: {prefix}`")
+                        } else {
+                            format!("its number {prefix} in SUMMARY.md")
+                        };
+                        diagnostics.push(
+                            Diagnostic::error(&shown, &source, span.clone(), format!("this chapter's equations are numbered ({prefix}.1), (…), as are those of {}", src_name.join(other).display()))
+                                .with_label("numbered again here")
+                                .with_hint(format!("this chapter takes the number {prefix} from {why}, and the equation at {at} already has ({prefix}.1); give this chapter a `module:` number that no other chapter's equations use (its number in SUMMARY.md is {})", ch.number.clone().unwrap_or_else(|| (index + 1).to_string()))),
+                        );
+                        // Its labels still count, so `{eq}` references do not cascade.
+                    }
+                    Some(_) => {}
+                    None => {
+                        prefixes.insert(prefix.clone(), (path.clone(), here.clone()));
+                    }
+                }
+            }
             if let Some(first) = labels.get(&label) {
                 diagnostics.push(
                     Diagnostic::error(&shown, &source, span, format!("duplicate equation label `{label}`"))

@@ -635,3 +635,20 @@ fn the_notation_index_shows_the_read_field() {
         "{index}"
     );
 }
+
+/// Two chapters never number their equations alike: a `module:` number that repeats
+/// another chapter's number is one error naming both, and references still resolve.
+#[test]
+fn two_chapters_never_share_equation_numbers() {
+    let (text, errors) = claims_diagnostics(
+        "---\nmodule: 2\ntitle: Claims\n---\n\n:::{math}\n:label: eq-claims\nx = 1\n:::\n\nSee {eq}`eq-claims`.\n",
+    );
+    assert_eq!(errors, 1, "{text}");
+    assert!(text.contains("src/claims.md:7:"), "{text}");
+    assert!(text.contains("as are those of src/softmax.md"), "{text}");
+    assert!(text.contains("`module: 2`"), "{text}");
+    let (text, errors) = claims_diagnostics(
+        "---\nmodule: 7\ntitle: Claims\n---\n\n:::{math}\n:label: eq-claims\nx = 1\n:::\n\nSee {eq}`eq-claims`.\n",
+    );
+    assert_eq!((errors, text.as_str()), (0, ""));
+}
