@@ -110,6 +110,9 @@ pub struct Scan {
     pub declined: Vec<DeclinedPair>,
     /// MyST roles such as {eq}`eq-softmax`.
     pub roles: Vec<RoleSpan>,
+    /// `{calc}` or `{eq}` written where it is not read as a role: inside an HTML block
+    /// or inline HTML, or with a space before its code span.
+    pub unread_roles: Vec<UnreadRole>,
     /// Formulas inside HTML comments: invisible, typeset as mdbook-katex does (a
     /// commented-out paragraph keeps the same HTML), their errors not reported.
     pub commented: Vec<MathSpan>,
@@ -156,7 +159,7 @@ pub fn scan_region(source: &str, region: Range<usize>) -> Scan {
     let blocks = mask_display_blocks(source, &mut masked, region.clone(), &not_prose);
     // Only ASCII bytes were written over whole characters' bytes, so this is valid UTF-8.
     let masked = String::from_utf8(masked).unwrap_or_else(|_| source.to_string());
-    let (backslash, roles) = scan_inline(&masked, source, region);
+    let (backslash, roles, unread_roles) = scan_inline(&masked, source, region);
     math.extend(blocks);
     math.extend(backslash);
     math.sort_by_key(|s| s.range.start);
@@ -164,6 +167,7 @@ pub fn scan_region(source: &str, region: Range<usize>) -> Scan {
         math,
         declined,
         roles,
+        unread_roles,
         commented,
     }
 }
@@ -207,8 +211,16 @@ fn code_and_html(source: &str, region: Range<usize>) -> Layout {
     let mut code = Vec::new();
     let mut indented = Vec::new();
     let mut html = Vec::new();
+    // Links open: the link's range and where its text ends so far. What follows the
+    // text (`](url "title")`) is an attribute, never typeset.
+    let mut links: Vec<(Range<usize>, usize)> = Vec::new();
     for (event, range) in Parser::new_ext(body, structure_options()).into_offset_iter() {
         let range = range.start + region.start..range.end + region.start;
+        if let Some((_, text_end)) = links.last_mut() {
+            if !matches!(event, Event::End(TagEnd::Link)) {
+                *text_end = (*text_end).max(range.end);
+            }
+        }
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Indented)) => indented.push(range),
             Event::Start(Tag::CodeBlock(_)) | Event::Code(_) => code.push(range),
@@ -220,9 +232,27 @@ fn code_and_html(source: &str, region: Range<usize>) -> Layout {
                 {
                     code.push(range.clone());
                 }
+                // A tag's attributes are never typeset; the text between tags is.
+                code.extend(html_tags(source, range.clone()));
                 html.push(range);
             }
-            Event::InlineHtml(_) => html.push(range),
+            Event::InlineHtml(_) => {
+                code.extend(html_tags(source, range.clone()));
+                html.push(range)
+            }
+            // An image's alt text is an attribute (read by screen readers): kept as text.
+            Event::Start(Tag::Image { .. }) => code.push(range),
+            Event::Start(Tag::Link { .. }) => {
+                // The text starts after `[`; `<url>` autolinks have no text part.
+                links.push((range.clone(), range.start + 1));
+            }
+            Event::End(TagEnd::Link) => {
+                if let Some((link, text_end)) = links.pop() {
+                    if source[link.clone()].starts_with('[') && text_end < link.end {
+                        code.push(text_end..link.end);
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -252,6 +282,27 @@ fn code_and_html(source: &str, region: Range<usize>) -> Layout {
         html,
         comments,
     }
+}
+
+/// The tags (`<a title="...">`, `</div>`) in HTML at `source[range]`: their attribute
+/// text is never typeset. Comments are left to the comment pass.
+fn html_tags(source: &str, range: Range<usize>) -> Vec<Range<usize>> {
+    let text = &source[range.clone()];
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(off) = text[i..].find('<') {
+        let at = i + off;
+        let next = bytes.get(at + 1).copied().unwrap_or(b' ');
+        if next.is_ascii_alphabetic() || next == b'/' {
+            let end = text[at..].find('>').map_or(text.len(), |e| at + e + 1);
+            out.push(range.start + at..range.start + end);
+            i = end;
+        } else {
+            i = at + 1;
+        }
+    }
+    out
 }
 
 /// What Markdown says about a stretch of source, for the dollar pass.
@@ -512,10 +563,15 @@ impl CloseFinder {
 
 /// `\(...\)`, `\[...\]` in prose text, and roles, from `masked` (the source with dollar
 /// math and display blocks masked).
-fn scan_inline(masked: &str, source: &str, region: Range<usize>) -> (Vec<MathSpan>, Vec<RoleSpan>) {
+fn scan_inline(
+    masked: &str,
+    source: &str,
+    region: Range<usize>,
+) -> (Vec<MathSpan>, Vec<RoleSpan>, Vec<UnreadRole>) {
     let start = region.start;
     let body = &masked[region.clone()];
     let mut roles = Vec::new();
+    let mut unread = Vec::new();
     let mut text_ranges: Vec<Range<usize>> = Vec::new();
     let mut protected: Vec<Range<usize>> = Vec::new();
     let mut code_block_depth = 0usize;
@@ -535,11 +591,19 @@ fn scan_inline(masked: &str, source: &str, region: Range<usize>) -> (Vec<MathSpa
                 }
                 protected.push(range)
             }
-            Event::Html(_) | Event::InlineHtml(_) => protected.push(range),
+            Event::Html(_) | Event::InlineHtml(_) => {
+                unread.extend(unread_roles_in(source, range.clone(), true));
+                protected.push(range)
+            }
             // `[\[Author, 2024\]](url)`: in a link's text, `\[` is an escaped bracket.
             Event::Start(Tag::Link { .. } | Tag::Image { .. }) => link_depth += 1,
             Event::End(TagEnd::Link | TagEnd::Image) => link_depth = link_depth.saturating_sub(1),
-            Event::Text(_) if code_block_depth == 0 && link_depth == 0 => text_ranges.push(range),
+            Event::Text(_) if code_block_depth == 0 => {
+                unread.extend(unread_roles_in(source, range.clone(), false));
+                if link_depth == 0 {
+                    text_ranges.push(range)
+                }
+            }
             _ => {}
         }
     }
@@ -555,7 +619,42 @@ fn scan_inline(masked: &str, source: &str, region: Range<usize>) -> (Vec<MathSpa
         &Regions::new(text_ranges),
         &Regions::new(protected),
     );
-    (spans, roles)
+    (spans, roles, unread)
+}
+
+/// A role the build does not read, where an author wrote one ([`Scan::unread_roles`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnreadRole {
+    /// `{name}` as written.
+    pub range: Range<usize>,
+    /// `eq` or `calc`.
+    pub name: &'static str,
+    /// Inside HTML (else: not followed directly by a code span).
+    pub in_html: bool,
+}
+
+/// `{calc}` and `{eq}` in `source[range]` (text or HTML) that no role reading takes:
+/// in HTML every one; in text, those not directly followed by a backtick (a role's code
+/// span ends a text event, so one followed by its code span is never inside the text).
+fn unread_roles_in(source: &str, range: Range<usize>, in_html: bool) -> Vec<UnreadRole> {
+    let text = &source[range.clone()];
+    let mut out = Vec::new();
+    for name in ["calc", "eq"] {
+        let written = format!("{{{name}}}");
+        for (at, _) in text.match_indices(&written) {
+            let end = range.start + at + written.len();
+            let next = source[end..].chars().next();
+            if in_html || next != Some('`') {
+                out.push(UnreadRole {
+                    range: range.start + at..end,
+                    name,
+                    in_html,
+                });
+            }
+        }
+    }
+    out.sort_by_key(|r| r.range.start);
+    out
 }
 
 /// A MyST role: `{name}` immediately followed by a code span.
@@ -830,6 +929,20 @@ mod tests {
         assert!(find_math("~~~\n$x$\n~~~\n", 0).is_empty());
         // `\[` is this project's own delimiter: never inside raw HTML.
         assert!(find_math("<div>\n\\[\na\n\\]\n</div>\n", 0).is_empty());
+    }
+
+    /// Math is never typeset inside an attribute: a link's URL or title, an image's
+    /// alt text, an HTML tag. A link's text and the text between tags are prose.
+    #[test]
+    fn attributes_are_never_typeset() {
+        let tex =
+            |src: &str| -> Vec<String> { scan(src, 0).math.into_iter().map(|m| m.tex).collect() };
+        assert!(tex("[text](https://a.b/c \"about $x$\")\n").is_empty());
+        assert!(tex("![Plot of $f(x)$](p.png)\n").is_empty());
+        assert!(tex("A <a title=\"$y$\" href=\"#\">link</a> here.\n").is_empty());
+        assert_eq!(tex("[see $x$](url \"t $z$\") and $w$\n"), ["x", "w"]);
+        assert_eq!(tex("<div title=\"$q$\">\n\n$v$ here\n\n</div>\n"), ["v"]);
+        assert_eq!(tex("<span class=\"a\">$u$</span>\n"), ["u"]);
     }
 
     #[test]

@@ -443,3 +443,22 @@ fn an_engine_error_with_a_parse_tree_dump_stays_short() {
         &text[..2000.min(text.len())]
     );
 }
+
+/// A role the build does not read (inside HTML, or with a space before its code span)
+/// is reported where it is written, never left as silent raw text.
+#[test]
+fn roles_that_are_not_read_are_reported() {
+    let (text, errors) = chapter(
+        "# R\n\n<div>The root is {calc}`sqrt(4) = 2`.</div>\n\nSpaced: {calc} `sqrt(4) = 2`.\n\n<details>\n<summary>Read {eq}`eq-x`</summary>\n</details>\n\nFine: {calc}`sqrt(4) = 2`.\n",
+    );
+    assert_eq!(errors, 0, "{text}");
+    assert_eq!(text.matches("warning:").count(), 3, "{text}");
+    assert!(text.contains("src/chapter.md:3:18"), "{text}");
+    assert!(
+        text.contains("`{calc}` inside HTML is not read as a role"),
+        "{text}"
+    );
+    assert!(text.contains("src/chapter.md:5:9"), "{text}");
+    assert!(text.contains("is not followed by a code span"), "{text}");
+    assert!(text.contains("src/chapter.md:8:15"), "{text}");
+}

@@ -359,6 +359,30 @@ impl<'a> Cx<'a> {
             return math_errors::splice(&source[region.clone()], region.start, &replacements);
         }
         let found = scan::scan_region(&source, region.clone());
+        for unread in &found.unread_roles {
+            let d = if unread.in_html {
+                self.warning(
+                    unread.range.clone(),
+                    format!("`{{{}}}` inside HTML is not read as a role", unread.name),
+                )
+                .with_label("shown as plain text, not checked")
+                .with_hint("Markdown inside an HTML block is not parsed: leave a blank line after the opening tag (e.g. `<details>`, `<summary>…</summary>`, blank line) so the role is in Markdown, or move it out of the HTML")
+            } else {
+                self.warning(
+                    unread.range.clone(),
+                    format!(
+                        "`{{{}}}` is not followed by a code span, so it is not read as a role",
+                        unread.name
+                    ),
+                )
+                .with_label("shown as plain text")
+                .with_hint(format!(
+                    "write the code span right after the braces, with no space: {{{}}}`...`",
+                    unread.name
+                ))
+            };
+            self.diagnostics.push(d);
+        }
         let shown = found.declined.len().min(math_errors::MAX_DECLINED_SHOWN);
         for pair in &found.declined[..shown] {
             let d = math_errors::declined_diagnostic(self, pair);
