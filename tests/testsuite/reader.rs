@@ -2,7 +2,11 @@
 //! control named in its markup (before the widget is live, opened from disk, with
 //! JavaScript off), the "where" list, print and the 404 page.
 
-use mathcourse_tests::browser_support::{self, browser_lock, run, Browser};
+use std::time::Duration;
+
+use mathcourse_tests::browser_support::{
+    self, browser_lock, run, screenshots_dir, Browser, Csp, Server,
+};
 use mathcourse_tests::BookTest;
 use serde_json::json;
 
@@ -47,6 +51,63 @@ fn reader_widget_controls_are_named_before_they_are_live() {
             let violations = browser_support::axe(&b).await;
             assert!(violations.is_empty(), "{page}: axe-core: {violations:#?}");
         }
+        b.close().await;
+    });
+}
+
+/// JavaScript: the "where" items whose meaning does not start on the line where the
+/// symbol's button (or its value) ends, i.e. a line that ends with a lone ":".
+const MEANING_ON_A_NEW_LINE_JS: &str = "return [...document.querySelectorAll('.mc-where-meaning')].filter(m => {\
+      const prev = m.previousElementSibling, p = prev.getClientRects(), first = m.getClientRects()[0];\
+      const last = p[p.length - 1];\
+      return !(first.top < last.bottom && first.bottom > last.top); }).map(m => m.parentElement.textContent.trim());";
+
+/// A narrow column (a phone, a long symbol name): a "where" item wraps as a line of
+/// text, its meaning starting right after the symbol's button and its colon, never on
+/// a line of its own.
+#[test]
+fn reader_where_list_meaning_follows_its_symbol() {
+    let _lock = browser_lock();
+    let mut test = BookTest::from_dir("inspect/basic");
+    test.build();
+    let server = Server::start(&test.root.join("book"), Csp::StrictWithPageHashes);
+    run(async {
+        let b = Browser::start(390, 900).await;
+        b.client.goto(&server.url("descent.html")).await.unwrap();
+        b.wait_until(
+            "return !!document.querySelector('[data-mc-inspect][data-mc-ready]');",
+            Duration::from_secs(20),
+            "inspect.js to set up the legend",
+        )
+        .await;
+        for width in ["9em", "14em", "100%"] {
+            b.js(
+                "document.querySelectorAll('.mc-inspect').forEach(e => e.style.width = arguments[0]); return true;",
+                vec![json!(width)],
+            )
+            .await;
+            let count = b
+                .js(
+                    "return document.querySelectorAll('.mc-where-meaning').length;",
+                    vec![],
+                )
+                .await;
+            assert!(count.as_u64().unwrap() >= 3, "meanings in the where list");
+            let apart = b.js(MEANING_ON_A_NEW_LINE_JS, vec![]).await;
+            assert_eq!(
+                apart,
+                json!([]),
+                "width {width}: meaning on a line of its own"
+            );
+        }
+        b.js(
+            "document.querySelector('.mc-inspect').scrollIntoView(); return true;",
+            vec![],
+        )
+        .await;
+        let dir = screenshots_dir();
+        std::fs::create_dir_all(&dir).unwrap();
+        b.screenshot(&dir.join("reader-where-narrow.png")).await;
         b.close().await;
     });
 }
