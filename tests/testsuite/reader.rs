@@ -111,3 +111,76 @@ fn reader_where_list_meaning_follows_its_symbol() {
         b.close().await;
     });
 }
+
+/// Both Pages workflows (the course's, and the one `init` writes) set `site-url` to where
+/// Pages publishes, before building: the 404 page links its assets against it.
+#[test]
+fn reader_pages_workflows_set_site_url_from_the_pages_address() {
+    let init = mdbook_mathcourse::init::files("T")
+        .into_iter()
+        .find(|(path, _)| path.ends_with("book.yml"))
+        .expect("init writes a workflow")
+        .1;
+    let course =
+        std::fs::read_to_string(mathcourse_tests::repo_dir().join(".github/workflows/pages.yml"))
+            .unwrap();
+    for (name, text) in [("init", init), ("pages.yml", course)] {
+        let pages = text
+            .find("uses: actions/configure-pages@")
+            .unwrap_or_else(|| panic!("{name}: configure-pages"));
+        let id = text[..pages].rfind("id: pages");
+        let build = text
+            .find("MDBOOK_OUTPUT__HTML__SITE_URL: ${{ steps.pages.outputs.base_path }}/")
+            .unwrap_or_else(|| panic!("{name}: the build sets site-url from base_path"));
+        assert!(
+            id.is_some_and(|i| pages - i < 40),
+            "{name}: configure-pages has id pages"
+        );
+        assert!(
+            pages < build,
+            "{name}: configure-pages runs before the build"
+        );
+    }
+}
+
+/// The 404 page of a book whose `site-url` says where it is served (what the workflows
+/// set): served under that prefix, every asset loads and our styles apply.
+#[test]
+fn reader_404_page_is_styled_where_site_url_says() {
+    let _lock = browser_lock();
+    let mut test = BookTest::from_dir("widgets/all");
+    let toml = std::fs::read_to_string(test.root.join("book.toml")).unwrap();
+    let toml = if toml.contains("[output.html]") {
+        toml.replace(
+            "[output.html]",
+            "[output.html]\nsite-url = \"/elsewhere/course/\"",
+        )
+    } else {
+        format!("{toml}\n[output.html]\nsite-url = \"/elsewhere/course/\"\n")
+    };
+    test.change_file("book.toml", &toml);
+    test.build();
+    let server = Server::start_at(&test.root.join("book"), Csp::Off, "/elsewhere/course/");
+    run(async {
+        let b = Browser::start(1000, 800).await;
+        b.client.goto(&server.url("404.html")).await.unwrap();
+        b.wait_until(
+            "return document.readyState === 'complete';",
+            Duration::from_secs(20),
+            "the 404 page",
+        )
+        .await;
+        let seen = b
+            .js(
+                "return {failed: performance.getEntriesByType('resource').filter(e => e.responseStatus >= 400).map(e => e.name),\
+                   ours: document.querySelectorAll('link[href*=\"mathcourse-assets/\"]').length,\
+                   styled: getComputedStyle(document.querySelector('main') || document.body).getPropertyValue('--mc-muted').trim() !== ''};",
+                vec![],
+            )
+            .await;
+        assert_eq!(seen["failed"], json!([]), "{seen}");
+        assert!(seen["ours"].as_u64().unwrap() >= 1, "{seen}");
+        assert_eq!(seen["styled"], json!(true), "{seen}");
+        b.close().await;
+    });
+}
