@@ -184,3 +184,92 @@ fn reader_404_page_is_styled_where_site_url_says() {
         b.close().await;
     });
 }
+
+/// JavaScript: what a still widget shows that only makes sense with its controls: the
+/// visible elements whose text asks for a control, and every widget's "still picture"
+/// note (drawn before its picture).
+const STILL_WIDGETS_JS: &str = "const vis = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';\
+    return {\
+      widgets: document.querySelectorAll('.mc-widget').length,\
+      instructions: [...document.querySelectorAll('.mc-widget-root *')].map(e => (e.getAttribute('data-mc-t') || '') + [...e.childNodes].filter(n => n.nodeType === 3).map(n => n.nodeValue).join('') && vis(e) ? (e.getAttribute('data-mc-t') || '') + [...e.childNodes].filter(n => n.nodeType === 3).map(n => n.nodeValue).join('') : '').filter(t => /arrow keys|none yet|last draw|choose a/i.test(t)),\
+      controls: [...document.querySelectorAll('.mc-widget :is(input, select, button)')].filter(vis).length,\
+      notes: [...document.querySelectorAll('.mc-widget-root')].filter(r => !getComputedStyle(r, '::before').content.includes('still picture')).length,\
+    };";
+
+/// mdBook's print page (on screen) and a chapter with JavaScript off: each widget is a
+/// still picture that says so, with no controls and none of the instructions for them;
+/// axe-core finds nothing on the print page.
+#[test]
+fn reader_print_page_and_javascript_off_show_still_pictures() {
+    let _lock = browser_lock();
+    let mut book = BookTest::course_book();
+    book.build();
+    let out = book.root.join("book");
+    let server = Server::start(&out, Csp::Off);
+    run(async {
+        let b = Browser::start(1280, 900).await;
+        let mut failures = Vec::new();
+        b.client.goto(&server.url("print.html")).await.unwrap();
+        b.wait_until(
+            "return document.readyState === 'complete';",
+            Duration::from_secs(30),
+            "print.html",
+        )
+        .await;
+        let seen = b.js(STILL_WIDGETS_JS, vec![]).await;
+        if seen["widgets"].as_u64().unwrap() < 5
+            || seen["instructions"] != json!([])
+            || seen["controls"] != json!(0)
+            || seen["notes"] != json!(0)
+        {
+            failures.push(format!("print.html: {seen}"));
+        }
+        shot_first(&b, ".mc-widget-attention", "reader-print-attention").await;
+        let violations = browser_support::axe_with(
+            &b,
+            "{runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']}}",
+        )
+        .await;
+        if !violations.is_empty() {
+            failures.push(format!("print.html: axe-core: {violations:#?}"));
+        }
+        b.cdp(
+            "Emulation.setScriptExecutionDisabled",
+            json!({"value": true}),
+        )
+        .await;
+        for page in ["toolkit/softmax.html", "ai/module.html"] {
+            b.client.goto(&server.url(page)).await.unwrap();
+            let seen = b.js(STILL_WIDGETS_JS, vec![]).await;
+            shot_first(
+                &b,
+                ".mc-widget",
+                &format!("reader-nojs-{}", page.replace(['/', '.'], "_")),
+            )
+            .await;
+            if seen["widgets"].as_u64().unwrap() < 1
+                || seen["instructions"] != json!([])
+                || seen["controls"] != json!(0)
+                || seen["notes"] != json!(0)
+            {
+                failures.push(format!("{page} without JavaScript: {seen}"));
+            }
+        }
+        b.close().await;
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    });
+}
+
+/// A screenshot of the first element matching `selector` to
+/// `target/screenshots/{name}.png`, for review.
+async fn shot_first(b: &Browser, selector: &str, name: &str) {
+    let el = b
+        .client
+        .find(fantoccini::Locator::Css(selector))
+        .await
+        .unwrap_or_else(|_| panic!("no {selector}"));
+    let png = el.screenshot().await.unwrap();
+    let dir = screenshots_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+}
