@@ -257,6 +257,13 @@
     each(document.querySelectorAll("main pre, main pre > code, .mc-check-computation, .katex-display"), function (el) {
       if (el.scrollWidth > el.clientWidth + 1 && !el.hasAttribute("tabindex")) {
         el.setAttribute("tabindex", "0");
+        // mdBook turns the page on ← and → anywhere; on a scroller they scroll it.
+        el.addEventListener("keydown", function (e) {
+          if ((e.key === "ArrowLeft" || e.key === "ArrowRight") && !e.altKey && !e.ctrlKey && !e.metaKey &&
+              el.scrollWidth > el.clientWidth + 1) {
+            e.stopPropagation();
+          }
+        });
       }
     });
   }
@@ -264,6 +271,12 @@
   function start() {
     each(document.querySelectorAll("[data-mc-inspect]"), setup);
     scrollables();
+    // A phone turned sideways (or a narrower window) can make more of them scroll.
+    var pending = 0;
+    window.addEventListener("resize", function () {
+      clearTimeout(pending);
+      pending = setTimeout(scrollables, 200);
+    });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

@@ -273,3 +273,114 @@ async fn shot_first(b: &Browser, selector: &str, name: &str) {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
 }
+
+/// JavaScript: each display formula or computation that scrolls sideways: whether it has
+/// a tab stop, and the fade at its start and end (CSS lengths) now.
+const SCROLLERS_JS: &str = "return [...document.querySelectorAll('main .katex-display, main .mc-check-computation')]\
+    .filter(e => e.getClientRects().length > 0 && e.scrollWidth > e.clientWidth + 1)\
+    .map(e => { const s = getComputedStyle(e); return {tex: (e.querySelector('[data-tex]') || e).getAttribute('data-tex') || '', tab: e.getAttribute('tabindex'),\
+       start: parseFloat(s.getPropertyValue('--mc-fade-start')) || 0, end: parseFloat(s.getPropertyValue('--mc-fade-end')) || 0, mask: s.maskImage}; });";
+
+/// On a phone (390 px), a display formula cut off by its box shows that there is more (a
+/// fade at the cut edge, moving to the other edge as it scrolls) and takes keyboard focus,
+/// so arrow keys scroll it; a formula that fits has no fade.
+#[test]
+fn reader_phone_wide_formulas_show_a_cue_and_scroll_by_keyboard() {
+    let _lock = browser_lock();
+    let mut book = BookTest::course_book();
+    book.build();
+    let server = Server::start(&book.root.join("book"), Csp::Off);
+    run(async {
+        let b = Browser::start(1280, 900).await;
+        b.emulate_viewport(390, 844, true).await;
+        let mut seen_any = 0;
+        for page in [
+            "toolkit/logs-and-probability.html",
+            "toolkit/variance.html",
+            "ai/module.html",
+        ] {
+            b.client.goto(&server.url(page)).await.unwrap();
+            b.wait_until(
+                "return document.readyState === 'complete';",
+                Duration::from_secs(20),
+                page,
+            )
+            .await;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let wide = b.js(SCROLLERS_JS, vec![]).await;
+            for w in wide.as_array().unwrap() {
+                seen_any += 1;
+                assert_eq!(w["tab"], json!("0"), "{page}: a tab stop: {w}");
+                assert!(
+                    w["end"].as_f64().unwrap() > 10.0 && w["start"].as_f64().unwrap() == 0.0,
+                    "{page}: a fade at the cut end only: {w}"
+                );
+            }
+            // Scrolled to its end: the fade moves to the start.
+            let moved = b
+                .js(
+                    "const e = [...document.querySelectorAll('main .katex-display')].find(e => e.scrollWidth > e.clientWidth + 1); if (!e) return null;\
+                     e.scrollLeft = e.scrollWidth; return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => { const s = getComputedStyle(e);\
+                       r([parseFloat(s.getPropertyValue('--mc-fade-start')), parseFloat(s.getPropertyValue('--mc-fade-end'))]); })));",
+                    vec![],
+                )
+                .await;
+            if moved != json!(null) {
+                assert!(
+                    moved[0].as_f64().unwrap() > 10.0 && moved[1].as_f64().unwrap() == 0.0,
+                    "{page}: scrolled to the end: {moved}"
+                );
+            }
+            // A formula that fits: no fade.
+            let fits = b
+                .js(
+                    "const e = [...document.querySelectorAll('main .katex-display')].find(e => e.getClientRects().length > 0 && e.scrollWidth <= e.clientWidth); if (!e) return null; const s = getComputedStyle(e);\
+                     return [parseFloat(s.getPropertyValue('--mc-fade-start')) || 0, parseFloat(s.getPropertyValue('--mc-fade-end')) || 0];",
+                    vec![],
+                )
+                .await;
+            assert!(
+                fits == json!(null)
+                    || fits
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .all(|v| v.as_f64() == Some(0.0)),
+                "{page}: a formula that fits has no fade: {fits}"
+            );
+        }
+        assert!(
+            seen_any >= 3,
+            "the phone pages have wide formulas ({seen_any})"
+        );
+        // Keyboard: Tab reaches a wide formula, the right arrow scrolls it.
+        b.client
+            .goto(&server.url("toolkit/logs-and-probability.html"))
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let scrolled = b
+            .js(
+                "const e = [...document.querySelectorAll('main .katex-display[tabindex=\"0\"]')][0]; e.scrollIntoView({block: 'center'}); e.focus(); return document.activeElement === e;",
+                vec![],
+            )
+            .await;
+        assert_eq!(scrolled, json!(true), "a wide formula takes focus");
+        browser_support::press(&b, fantoccini::key::Key::Right).await;
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        let left = b
+            .js("return document.activeElement.scrollLeft;", vec![])
+            .await;
+        assert!(
+            left.as_f64().unwrap() > 0.0,
+            "the right arrow scrolls it: {left}"
+        );
+        b.js("document.activeElement.blur(); document.activeElement.scrollLeft = 0; window.scrollBy(0, -100); return true;", vec![]).await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let dir = screenshots_dir();
+        std::fs::create_dir_all(&dir).unwrap();
+        b.screenshot(&dir.join("reader-phone-wide-formula.png"))
+            .await;
+        b.close().await;
+    });
+}
