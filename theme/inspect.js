@@ -7,9 +7,10 @@
  * button per symbol, followed by its name and meaning. This script links the two:
  * - hover or tap a symbol in the formula: all its occurrences light up and a tooltip
  *   shows its name and meaning;
- * - focus a legend button (Tab, or arrow keys between them): the same highlight, and
- *   the meaning is announced through the legend's aria-live region (KaTeX's visual
- *   HTML is aria-hidden, so the legend is the accessible path);
+ * - focus a legend button (Tab, or arrow keys between them): the same highlight; the
+ *   button's name is read and its meaning is its description (KaTeX's visual HTML is
+ *   aria-hidden, so the legend is the accessible path); a tap on the formula announces
+ *   name and meaning through the legend's aria-live region instead;
  * - "Inspect symbol by symbol" becomes a one-at-a-time walk with Previous/Next;
  * - a symbol linked to a control of the next widget (the card's `controls`) lights the
  *   control up with it, and the legend shows the control's current value.
@@ -136,7 +137,9 @@
         tip.style.left = left + "px";
         tip.style.top = (r.bottom - base.top + 6) + "px";
       }
-      if (announce && live) live.textContent = spoken(id);
+      // A focused button has been read already (its name, and its meaning as its
+      // description): only a tap on the formula is announced.
+      if (announce && live) live.textContent = announce === true ? spoken(id) : "";
     }
 
     // Pointer (mouse hover; touch and pen tap) on the formula.
@@ -191,7 +194,12 @@
     // Keyboard: the legend buttons, arrow keys walk between them.
     buttons.forEach(function (b, i) {
       b.setAttribute("aria-controls", tip.id);
-      b.addEventListener("focus", function () { highlight(b.getAttribute("data-mc-sym"), null, true); });
+      var meaning = items[b.getAttribute("data-mc-sym")] && items[b.getAttribute("data-mc-sym")].querySelector(".mc-where-meaning");
+      if (meaning) {
+        meaning.id = meaning.id || tip.id + "-m" + i;
+        b.setAttribute("aria-describedby", meaning.id);
+      }
+      b.addEventListener("focus", function () { highlight(b.getAttribute("data-mc-sym"), null, "focus"); });
       b.addEventListener("blur", function () { clear(); });
       b.addEventListener("mouseenter", function () { highlight(b.getAttribute("data-mc-sym"), null, false); });
       b.addEventListener("mouseleave", function () { if (document.activeElement !== b) clear(); });

@@ -225,6 +225,65 @@ fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
     rest.split_once('"').map(|(v, _)| v)
 }
 
+/// MathML `html` with bold letters and digits written as Unicode's mathematical bold
+/// characters: `<mi mathvariant="bold">x</mi>` becomes `<mi>𝐱</mi>` (bold italic:
+/// `𝒙`). Browsers that follow MathML Core ignore `mathvariant` other than `normal`, so
+/// a bold vector was exposed, and spoken, as the italic letter of the same name ("x"
+/// the vector sounding like "x" the number); the bold characters carry the distinction
+/// in the text itself, as MathML Core recommends. Other characters stay as written.
+pub fn bold_letters(mathml: &str) -> String {
+    const BOLD: &str = "<mi mathvariant=\"bold\">";
+    const BOLD_ITALIC: &str = "<mi mathvariant=\"bold-italic\">";
+    if !mathml.contains(" mathvariant=\"bold") {
+        return mathml.to_string();
+    }
+    let mut out = String::with_capacity(mathml.len() + 64);
+    let mut rest = mathml;
+    loop {
+        let next = [BOLD, BOLD_ITALIC]
+            .iter()
+            .filter_map(|open| rest.find(open).map(|at| (at, *open)))
+            .min_by_key(|(at, _)| *at);
+        let Some((at, open)) = next else { break };
+        let body = &rest[at + open.len()..];
+        let Some(len) = body.find("</mi>") else { break };
+        let text = &body[..len];
+        let italic = open == BOLD_ITALIC;
+        let mapped: Option<String> = text.chars().map(|c| bold_char(c, italic)).collect();
+        out.push_str(&rest[..at]);
+        match mapped {
+            Some(bold) if !text.is_empty() => {
+                out.push_str("<mi>");
+                out.push_str(&bold);
+            }
+            _ => {
+                out.push_str(open);
+                out.push_str(text);
+            }
+        }
+        out.push_str("</mi>");
+        rest = &body[len + "</mi>".len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The mathematical bold (or bold italic) character for an ASCII letter or digit.
+fn bold_char(c: char, italic: bool) -> Option<char> {
+    let (upper, lower) = if italic {
+        (0x1D468, 0x1D482)
+    } else {
+        (0x1D400, 0x1D41A)
+    };
+    let code = match c {
+        'A'..='Z' => upper + (c as u32 - 'A' as u32),
+        'a'..='z' => lower + (c as u32 - 'a' as u32),
+        '0'..='9' => 0x1D7CE + (c as u32 - '0' as u32),
+        _ => return None,
+    };
+    char::from_u32(code)
+}
+
 /// The start tag `parent` named by its first child `title` (whose text is `label`,
 /// escaped for an attribute): `aria-labelledby="<the title's id>"` becomes
 /// `aria-label="label"`, or `aria-label` is added.
@@ -358,5 +417,21 @@ mod tests {
         // A name already given stays.
         let named = "<button aria-label=\"Go\"><span data-mc-t=\"→\"></span></button>";
         assert_eq!(n(named), named);
+    }
+
+    #[test]
+    fn bold_letters_become_bold_characters() {
+        use super::bold_letters as b;
+        assert_eq!(
+            b("<mrow><mi mathvariant=\"bold\">x</mi><mo>+</mo><mi>x</mi><mi mathvariant=\"bold-italic\">W</mi></mrow>"),
+            "<mrow><mi>\u{1D431}</mi><mo>+</mo><mi>x</mi><mi>\u{1D47E}</mi></mrow>"
+        );
+        // Not a letter or digit (bold Greek, an operator name): left as written.
+        let greek = "<mi mathvariant=\"bold\">θ</mi><mi mathvariant=\"bold\"></mi>";
+        assert_eq!(b(greek), greek);
+        assert_eq!(
+            b("<mi mathvariant=\"bold\">x"),
+            "<mi mathvariant=\"bold\">x"
+        );
     }
 }

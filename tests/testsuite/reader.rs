@@ -384,3 +384,52 @@ fn reader_phone_wide_formulas_show_a_cue_and_scroll_by_keyboard() {
         b.close().await;
     });
 }
+
+/// A screen reader tells a bold vector from the italic number of the same letter: the
+/// MathML of `\mathbf{x}` holds the bold character (Chrome ignores `mathvariant="bold"`
+/// and would expose the italic letter), and the accessibility tree carries it.
+#[test]
+fn reader_bold_vectors_are_spoken_as_bold() {
+    let _lock = browser_lock();
+    let mut book = BookTest::course_book();
+    book.build();
+    let server = Server::start(&book.root.join("book"), Csp::Off);
+    run(async {
+        let b = Browser::start(1280, 900).await;
+        b.client
+            .goto(&server.url("toolkit/vectors.html"))
+            .await
+            .unwrap();
+        let seen = b
+            .js(
+                "const maths = [...document.querySelectorAll('main .katex-mathml math')];\
+                 return {bold: maths.filter(m => /[\\u{1D400}-\\u{1D433}]/u.test(m.textContent)).length,\
+                         plain: [...document.querySelectorAll('main mi[mathvariant=\"bold\"]')].filter(m => /^[A-Za-z0-9]+$/.test(m.textContent)).length};",
+                vec![],
+            )
+            .await;
+        assert!(
+            seen["bold"].as_u64().unwrap() > 0,
+            "bold characters in the MathML: {seen}"
+        );
+        assert_eq!(
+            seen["plain"],
+            json!(0),
+            "no bold letter left to mathvariant: {seen}"
+        );
+        // The accessibility tree: some node's name holds a bold letter.
+        let tree = b.cdp("Accessibility.getFullAXTree", json!({})).await;
+        let names: Vec<String> = tree["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|n| n["name"]["value"].as_str().map(str::to_string))
+            .filter(|n| n.chars().any(|c| ('\u{1D400}'..='\u{1D433}').contains(&c)))
+            .collect();
+        assert!(
+            !names.is_empty(),
+            "no bold letter in the accessibility tree"
+        );
+        b.close().await;
+    });
+}
