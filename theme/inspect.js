@@ -219,6 +219,19 @@
     var walk = box.querySelector(".mc-walk");
     var steps = walk ? Array.prototype.slice.call(walk.querySelectorAll(".mc-walk-step")) : [];
     if (steps.length) {
+      // Each step shows the symbol's meaning, copied from the legend: the page holds it
+      // once (mdBook's search index reads every copy).
+      steps.forEach(function (s) {
+        var m = items[s.getAttribute("data-mc-sym")];
+        m = m && m.querySelector(".mc-where-meaning");
+        var name = s.querySelector(".mc-walk-name");
+        if (m && name && !s.querySelector(".mc-walk-meaning")) {
+          var copy = m.cloneNode(true);
+          copy.className = "mc-walk-meaning";
+          copy.removeAttribute("id");
+          name.parentNode.insertBefore(copy, name.nextSibling);
+        }
+      });
       var at = 0;
       var nav = document.createElement("div");
       nav.className = "mc-walk-nav";
@@ -275,6 +288,46 @@
       }
     });
   }
+
+  // Copy: a formula in the selection is copied as its TeX ($…$ in prose, $$…$$ for a
+  // display), as KaTeX's copy-tex does, not as the MathML's one token per line; the
+  // rest as the page's text, with the text CSS draws from data-mc-t put back.
+  function texOf(k) {
+    var t = k.getAttribute("data-tex");
+    if (t === null) return null;
+    return k.parentElement && k.parentElement.classList.contains("katex-display") ? "$$" + t + "$$" : "$" + t + "$";
+  }
+  document.addEventListener("copy", function (e) {
+    var sel = window.getSelection();
+    if (!sel || sel.isCollapsed || !sel.rangeCount || !e.clipboardData) return;
+    var range = sel.getRangeAt(0);
+    var node = range.commonAncestorContainer;
+    var el = node.nodeType === 1 ? node : node.parentElement;
+    var within = el && el.closest(".katex");
+    var text;
+    if (within) {
+      text = texOf(within);
+    } else {
+      var frag = range.cloneContents();
+      if (!frag.querySelector(".katex[data-tex]")) return;
+      // A formula cut by the selection is cloned with its .katex (and display) wrapper.
+      each(frag.querySelectorAll(".katex[data-tex]"), function (k) {
+        k.replaceWith(document.createTextNode(texOf(k)));
+      });
+      each(frag.querySelectorAll("[data-mc-t]"), function (n) {
+        n.insertBefore(document.createTextNode(n.getAttribute("data-mc-t")), n.firstChild);
+      });
+      var box = document.createElement("div");
+      box.style.cssText = "position:fixed;left:-99999px;top:0;white-space:pre-wrap";
+      box.appendChild(frag);
+      document.body.appendChild(box);
+      text = box.innerText;
+      box.remove();
+    }
+    if (text === null) return;
+    e.clipboardData.setData("text/plain", text);
+    e.preventDefault();
+  });
 
   function start() {
     each(document.querySelectorAll("[data-mc-inspect]"), setup);

@@ -433,3 +433,160 @@ fn reader_bold_vectors_are_spoken_as_bold() {
         b.close().await;
     });
 }
+
+/// The text of mdBook's search index of the book built in `out` (`searchindex*.js`).
+fn search_index(out: &std::path::Path) -> String {
+    std::fs::read_dir(out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.starts_with("searchindex") && name.ends_with(".js")
+        })
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .expect("a search index")
+}
+
+/// mdBook's search index holds what a reader searches for, once: not the symbol walk's
+/// own words, and each symbol's meaning once per card (the legend; the walk copies it in
+/// the browser). The walk still shows them.
+#[test]
+fn reader_search_index_has_no_walk_words_and_each_meaning_once() {
+    let _lock = browser_lock();
+    let mut test = BookTest::from_dir("inspect/basic");
+    test.build();
+    let out = test.root.join("book");
+    let index = search_index(&out);
+    for chrome in ["Where it is defined", "Inspect symbol by symbol"] {
+        assert_eq!(
+            index.matches(chrome).count(),
+            0,
+            "{chrome:?} in the search index"
+        );
+    }
+    // "The vector of partial derivatives": descent.md's symbol table and its update
+    // rule's legend, softmax.md's card legend and the notation index; the two walks
+    // (one per card) no longer hold a copy.
+    assert_eq!(
+        index.matches("The vector of partial derivatives").count(),
+        4,
+        "a meaning indexed once per block"
+    );
+    let server = Server::start(&out, Csp::StrictWithPageHashes);
+    run(async {
+        let b = Browser::start(1200, 900).await;
+        b.client.goto(&server.url("descent.html")).await.unwrap();
+        b.wait_until(
+            "return !!document.querySelector('[data-mc-inspect][data-mc-ready]');",
+            Duration::from_secs(20),
+            "inspect.js to set up the legend",
+        )
+        .await;
+        b.js(
+            "document.querySelector('#formula-1 .mc-walk summary').click(); return true;",
+            vec![],
+        )
+        .await;
+        let step = b
+            .js(
+                "const s = [...document.querySelectorAll('#formula-1 .mc-walk-step')].find(s => !s.hidden); const m = s.querySelector('.mc-walk-meaning');\
+                 return {meaning: m && m.textContent, summary: document.querySelector('#formula-1 .mc-walk summary').getAttribute('aria-label'),\
+                         drawn: getComputedStyle(document.querySelector('#formula-1 .mc-walk summary'), '::before').content};",
+                vec![],
+            )
+            .await;
+        assert_eq!(
+            step["meaning"],
+            json!("The parameters after the next step"),
+            "{step}"
+        );
+        assert_eq!(step["summary"], json!("Inspect symbol by symbol"), "{step}");
+        assert!(
+            step["drawn"]
+                .as_str()
+                .unwrap()
+                .contains("Inspect symbol by symbol"),
+            "{step}"
+        );
+        let violations = browser_support::axe(&b).await;
+        assert!(violations.is_empty(), "axe-core: {violations:#?}");
+        b.close().await;
+    });
+}
+
+/// JavaScript: selects `arguments[0]` (`display`: a whole display formula, `inline`: the
+/// glyphs of an inline one, else a paragraph with a formula) and fires a copy event (as
+/// Ctrl+C does); returns the plain text put on the clipboard.
+const COPY_JS: &str = "const r = arguments[0] === 'display' ? (() => { const r = document.createRange(); r.selectNode(document.querySelector('main .katex-display')); return r; })()\
+      : arguments[0] === 'inline' ? (() => { const k = [...document.querySelectorAll('main p .katex')][0]; const r = document.createRange(); r.selectNodeContents(k.querySelector('.katex-html')); return r; })()\
+      : (() => { const p = [...document.querySelectorAll('main p')].find(p => p.querySelector('.katex') && p.textContent.length > 80); const r = document.createRange(); r.selectNodeContents(p); return r; })();\
+    const s = getSelection(); s.removeAllRanges(); s.addRange(r);\
+    const data = new DataTransfer(); const e = new ClipboardEvent('copy', {clipboardData: data, bubbles: true, cancelable: true});\
+    document.activeElement.dispatchEvent(e); return e.defaultPrevented ? data.getData('text/plain') : 'not handled: ' + s.toString();";
+
+/// Formulas survive: with the course stylesheet blocked they still show their glyphs
+/// (KaTeX's stylesheet draws them too); copying a formula gives its TeX (`$…$`, `$$…$$`),
+/// copying a paragraph gives its text with the formula as TeX.
+#[test]
+fn reader_formulas_survive_a_missing_stylesheet_and_copy_as_tex() {
+    let _lock = browser_lock();
+    let mut book = BookTest::course_book();
+    book.build();
+    let server = Server::start(&book.root.join("book"), Csp::Off);
+    run(async {
+        let b = Browser::start(1280, 900).await;
+        b.client
+            .goto(&server.url("toolkit/softmax.html"))
+            .await
+            .unwrap();
+        let display = b.js(COPY_JS, vec![json!("display")]).await;
+        let display = display.as_str().unwrap().to_string();
+        assert!(
+            display.starts_with("$$") && display.ends_with("$$") && display.len() > 6,
+            "a display formula copies as $$TeX$$: {display:?}"
+        );
+        let inline = b.js(COPY_JS, vec![json!("inline")]).await;
+        let inline = inline.as_str().unwrap().to_string();
+        assert!(
+            inline.starts_with('$') && !inline.starts_with("$$") && inline.ends_with('$'),
+            "an inline formula copies as $TeX$: {inline:?}"
+        );
+        let para = b.js(COPY_JS, vec![json!("paragraph")]).await;
+        let para = para.as_str().unwrap().to_string();
+        assert!(
+            para.contains('$') && !para.contains('\u{1D467}') && !para.contains("\n\u{2061}"),
+            "a paragraph copies as text with its formulas as TeX: {para:?}"
+        );
+        // The course stylesheet blocked: every formula still draws its glyphs.
+        b.cdp("Network.enable", json!({})).await;
+        b.cdp(
+            "Network.setBlockedURLs",
+            json!({"urls": ["*mathcourse.css*"]}),
+        )
+        .await;
+        b.client.refresh().await.unwrap();
+        b.wait_until(
+            "return document.readyState === 'complete';",
+            Duration::from_secs(20),
+            "the page without mathcourse.css",
+        )
+        .await;
+        let blank = b
+            .js(
+                "return [...document.querySelectorAll('main .katex-html')].filter(h => { const g = h.querySelector('[data-mc-t]');\
+                   return g && getComputedStyle(g, '::before').content === 'none'; }).length;",
+                vec![],
+            )
+            .await;
+        let styled = b
+            .js(
+                "return [...document.styleSheets].some(s => (s.href || '').includes('mathcourse.css') && (() => { try { return s.cssRules.length > 0; } catch (e) { return false; } })());",
+                vec![],
+            )
+            .await;
+        assert_eq!(styled, json!(false), "mathcourse.css is blocked");
+        assert_eq!(blank, json!(0), "formulas with no glyphs drawn");
+        b.close().await;
+    });
+}
