@@ -329,7 +329,21 @@
     e.preventDefault();
   });
 
+  // mdBook's sidebar toggle is a <label> with a button's ARIA (aria-label,
+  // aria-controls, aria-expanded), which a label may not carry: it becomes the button
+  // it already looks like, reachable and usable from the keyboard.
+  function sidebarToggle() {
+    var t = document.getElementById("mdbook-sidebar-toggle");
+    if (!t || t.tagName !== "LABEL" || t.hasAttribute("role")) return;
+    t.setAttribute("role", "button");
+    if (!t.hasAttribute("tabindex")) t.setAttribute("tabindex", "0");
+    t.addEventListener("keydown", function (e) {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); t.click(); }
+    });
+  }
+
   function start() {
+    sidebarToggle();
     each(document.querySelectorAll("[data-mc-inspect]"), setup);
     scrollables();
     // A phone turned sideways (or a narrower window) can make more of them scroll.

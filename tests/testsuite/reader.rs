@@ -590,3 +590,63 @@ fn reader_formulas_survive_a_missing_stylesheet_and_copy_as_tex() {
         b.close().await;
     });
 }
+
+/// axe-core's WCAG 2.2 A and AA rules.
+const WCAG_AA: &str =
+    "{runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']}}";
+
+/// Every theme at WCAG AA, mdBook's own chrome (menu bar, sidebar, toggle) included:
+/// axe-core's WCAG 2.2 A/AA rules on the whole page find nothing, in all five themes.
+#[test]
+fn reader_every_theme_passes_wcag_aa_on_the_whole_page() {
+    let _lock = browser_lock();
+    let mut book = BookTest::course_book();
+    book.build();
+    let server = Server::start(&book.root.join("book"), Csp::Off);
+    let pages: Vec<String> = std::env::var("READER_PAGES")
+        .map(|p| p.split(',').map(str::to_string).collect())
+        .unwrap_or_else(|_| {
+            [
+                "index.html",
+                "toolkit/softmax.html",
+                "ai/module.html",
+                "toolkit/vectors.html",
+                "guide/directives.html",
+            ]
+            .map(str::to_string)
+            .to_vec()
+        });
+    run(async {
+        let b = Browser::start(1280, 900).await;
+        let mut failures = Vec::new();
+        for page in &pages {
+            for theme in browser_support::THEMES {
+                // As the theme menu does it: mdBook also swaps its highlight.js sheets.
+                b.client.goto(&server.url(page)).await.unwrap();
+                b.js(
+                    "localStorage.setItem('mdbook-theme', arguments[0]); return true;",
+                    vec![json!(theme)],
+                )
+                .await;
+                b.client.refresh().await.unwrap();
+                b.wait_until(
+                    &format!("return document.readyState === 'complete' && document.documentElement.classList.contains('{theme}');"),
+                    Duration::from_secs(20),
+                    page,
+                )
+                .await;
+                let violations = browser_support::axe_in(&b, "document", WCAG_AA).await;
+                for v in violations {
+                    failures.push(format!("{page} ({theme}): {v}"));
+                }
+            }
+        }
+        b.close().await;
+        assert!(
+            failures.is_empty(),
+            "{} violations:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
+    });
+}
