@@ -587,6 +587,31 @@ fn reader_formulas_survive_a_missing_stylesheet_and_copy_as_tex() {
             .await;
         assert_eq!(styled, json!(false), "mathcourse.css is blocked");
         assert_eq!(blank, json!(0), "formulas with no glyphs drawn");
+        // KaTeX's stylesheet blocked instead: the MathML is no longer clipped away, so
+        // the browser draws each formula from it.
+        b.cdp(
+            "Network.setBlockedURLs",
+            json!({"urls": ["*katex.min.css*"]}),
+        )
+        .await;
+        b.client.refresh().await.unwrap();
+        b.wait_until(
+            "return document.readyState === 'complete';",
+            Duration::from_secs(20),
+            "the page without katex.min.css",
+        )
+        .await;
+        let hidden = b
+            .js(
+                "return [...document.querySelectorAll('main .katex-mathml math')].filter(m => { const r = m.getBoundingClientRect(); return r.width < 4 || r.height < 4; }).length;",
+                vec![],
+            )
+            .await;
+        assert_eq!(
+            hidden,
+            json!(0),
+            "formulas whose MathML is not drawn without katex.min.css"
+        );
         b.close().await;
     });
 }
