@@ -62,6 +62,11 @@ const MEANING_ON_A_NEW_LINE_JS: &str = "return [...document.querySelectorAll('.m
       const last = p[p.length - 1];\
       return !(first.top < last.bottom && first.bottom > last.top); }).map(m => m.parentElement.textContent.trim());";
 
+/// JavaScript: the "where" buttons narrower than 60 % of their list that are broken
+/// over more than one line.
+const SHORT_BUTTONS_WRAPPED_JS: &str = "return [...document.querySelectorAll('.mc-where-sym')].filter(s => s.getClientRects().length\
+    && s.scrollWidth < s.closest('ul').clientWidth * 0.6 && s.getBoundingClientRect().height > 2.4 * parseFloat(getComputedStyle(s).fontSize)).map(s => s.textContent);";
+
 /// A narrow column (a phone, a long symbol name): a "where" item wraps as a line of
 /// text, its meaning starting right after the symbol's button and its colon, never on
 /// a line of its own.
@@ -353,6 +358,11 @@ fn reader_phone_wide_formulas_show_a_cue_and_scroll_by_keyboard() {
             seen_any >= 3,
             "the phone pages have wide formulas ({seen_any})"
         );
+        // The "where" list on a phone: a legend button that fits stays on one line, with
+        // a meaning after it or not (ai/module.html: W and x have none).
+        b.client.goto(&server.url("ai/module.html")).await.unwrap();
+        let wrapped = b.js(SHORT_BUTTONS_WRAPPED_JS, vec![]).await;
+        assert_eq!(wrapped, json!([]), "short legend buttons broken over lines");
         // Keyboard: Tab reaches a wide formula, the right arrow scrolls it.
         b.client
             .goto(&server.url("toolkit/logs-and-probability.html"))
