@@ -7,9 +7,10 @@
  * button per symbol, followed by its name and meaning. This script links the two:
  * - hover or tap a symbol in the formula: all its occurrences light up and a tooltip
  *   shows its name and meaning;
- * - focus a legend button (Tab, or arrow keys between them): the same highlight, and
- *   the meaning is announced through the legend's aria-live region (KaTeX's visual
- *   HTML is aria-hidden, so the legend is the accessible path);
+ * - focus a legend button (Tab, or arrow keys between them): the same highlight; the
+ *   button's name is read and its meaning is its description (KaTeX's visual HTML is
+ *   aria-hidden, so the legend is the accessible path); a tap on the formula announces
+ *   name and meaning through the legend's aria-live region instead;
  * - "Inspect symbol by symbol" becomes a one-at-a-time walk with Previous/Next;
  * - a symbol linked to a control of the next widget (the card's `controls`) lights the
  *   control up with it, and the legend shows the control's current value.
@@ -136,7 +137,9 @@
         tip.style.left = left + "px";
         tip.style.top = (r.bottom - base.top + 6) + "px";
       }
-      if (announce && live) live.textContent = spoken(id);
+      // A focused button has been read already (its name, and its meaning as its
+      // description): only a tap on the formula is announced.
+      if (announce && live) live.textContent = announce === true ? spoken(id) : "";
     }
 
     // Pointer (mouse hover; touch and pen tap) on the formula.
@@ -191,7 +194,12 @@
     // Keyboard: the legend buttons, arrow keys walk between them.
     buttons.forEach(function (b, i) {
       b.setAttribute("aria-controls", tip.id);
-      b.addEventListener("focus", function () { highlight(b.getAttribute("data-mc-sym"), null, true); });
+      var meaning = items[b.getAttribute("data-mc-sym")] && items[b.getAttribute("data-mc-sym")].querySelector(".mc-where-meaning");
+      if (meaning) {
+        meaning.id = meaning.id || tip.id + "-m" + i;
+        b.setAttribute("aria-describedby", meaning.id);
+      }
+      b.addEventListener("focus", function () { highlight(b.getAttribute("data-mc-sym"), null, "focus"); });
       b.addEventListener("blur", function () { clear(); });
       b.addEventListener("mouseenter", function () { highlight(b.getAttribute("data-mc-sym"), null, false); });
       b.addEventListener("mouseleave", function () { if (document.activeElement !== b) clear(); });
@@ -211,6 +219,19 @@
     var walk = box.querySelector(".mc-walk");
     var steps = walk ? Array.prototype.slice.call(walk.querySelectorAll(".mc-walk-step")) : [];
     if (steps.length) {
+      // Each step shows the symbol's meaning, copied from the legend: the page holds it
+      // once (mdBook's search index reads every copy).
+      steps.forEach(function (s) {
+        var m = items[s.getAttribute("data-mc-sym")];
+        m = m && m.querySelector(".mc-where-meaning");
+        var name = s.querySelector(".mc-walk-name");
+        if (m && name && !s.querySelector(".mc-walk-meaning")) {
+          var copy = m.cloneNode(true);
+          copy.className = "mc-walk-meaning";
+          copy.removeAttribute("id");
+          name.parentNode.insertBefore(copy, name.nextSibling);
+        }
+      });
       var at = 0;
       var nav = document.createElement("div");
       nav.className = "mc-walk-nav";
@@ -257,13 +278,80 @@
     each(document.querySelectorAll("main pre, main pre > code, .mc-check-computation, .katex-display"), function (el) {
       if (el.scrollWidth > el.clientWidth + 1 && !el.hasAttribute("tabindex")) {
         el.setAttribute("tabindex", "0");
+        // mdBook turns the page on ← and → anywhere; on a scroller they scroll it.
+        el.addEventListener("keydown", function (e) {
+          if ((e.key === "ArrowLeft" || e.key === "ArrowRight") && !e.altKey && !e.ctrlKey && !e.metaKey &&
+              el.scrollWidth > el.clientWidth + 1) {
+            e.stopPropagation();
+          }
+        });
       }
     });
   }
 
+  // Copy: a formula in the selection is copied as its TeX ($…$ in prose, $$…$$ for a
+  // display), as KaTeX's copy-tex does, not as the MathML's one token per line; the
+  // rest as the page's text, with the text CSS draws from data-mc-t put back.
+  function texOf(k) {
+    var t = k.getAttribute("data-tex");
+    if (t === null) return null;
+    return k.parentElement && k.parentElement.classList.contains("katex-display") ? "$$" + t + "$$" : "$" + t + "$";
+  }
+  document.addEventListener("copy", function (e) {
+    var sel = window.getSelection();
+    if (!sel || sel.isCollapsed || !sel.rangeCount || !e.clipboardData) return;
+    var range = sel.getRangeAt(0);
+    var node = range.commonAncestorContainer;
+    var el = node.nodeType === 1 ? node : node.parentElement;
+    var within = el && el.closest(".katex");
+    var text;
+    if (within) {
+      text = texOf(within);
+    } else {
+      var frag = range.cloneContents();
+      if (!frag.querySelector(".katex[data-tex]")) return;
+      // A formula cut by the selection is cloned with its .katex (and display) wrapper.
+      each(frag.querySelectorAll(".katex[data-tex]"), function (k) {
+        k.replaceWith(document.createTextNode(texOf(k)));
+      });
+      each(frag.querySelectorAll("[data-mc-t]"), function (n) {
+        n.insertBefore(document.createTextNode(n.getAttribute("data-mc-t")), n.firstChild);
+      });
+      var box = document.createElement("div");
+      box.style.cssText = "position:fixed;left:-99999px;top:0;white-space:pre-wrap";
+      box.appendChild(frag);
+      document.body.appendChild(box);
+      text = box.innerText;
+      box.remove();
+    }
+    if (text === null) return;
+    e.clipboardData.setData("text/plain", text);
+    e.preventDefault();
+  });
+
+  // mdBook's sidebar toggle is a <label> with a button's ARIA (aria-label,
+  // aria-controls, aria-expanded), which a label may not carry: it becomes the button
+  // it already looks like, reachable and usable from the keyboard.
+  function sidebarToggle() {
+    var t = document.getElementById("mdbook-sidebar-toggle");
+    if (!t || t.tagName !== "LABEL" || t.hasAttribute("role")) return;
+    t.setAttribute("role", "button");
+    if (!t.hasAttribute("tabindex")) t.setAttribute("tabindex", "0");
+    t.addEventListener("keydown", function (e) {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); t.click(); }
+    });
+  }
+
   function start() {
+    sidebarToggle();
     each(document.querySelectorAll("[data-mc-inspect]"), setup);
     scrollables();
+    // A phone turned sideways (or a narrower window) can make more of them scroll.
+    var pending = 0;
+    window.addEventListener("resize", function () {
+      clearTimeout(pending);
+      pending = setTimeout(scrollables, 200);
+    });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();

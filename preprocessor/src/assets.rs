@@ -200,7 +200,8 @@ pub const HEAD_END: &str = "{{!-- mdbook-mathcourse: end --}}";
 /// `widget_pages` are the chapter paths (as mdBook spells them in `path`) that get the
 /// widget styles and loader. The sidebar's `toc.html` gets nothing; the print page gets
 /// the styles only: its widgets stay build-time pictures (`mathcourse.css` hides their
-/// controls there), and neither the symbol walk nor reading progress runs there.
+/// controls there), and neither the symbol walk nor reading progress runs there; only
+/// `print.js`, which points each block's name at its own chapter's heading.
 pub fn head_hbs(head: Head, widget_pages: &[String]) -> String {
     let dir = format!("{{{{ path_to_root }}}}{}", relative_dir());
     let css = |file: &str| format!("<link rel=\"stylesheet\" href=\"{dir}/{file}\">\n");
@@ -241,6 +242,9 @@ pub fn head_hbs(head: Head, widget_pages: &[String]) -> String {
     if head.reading_progress {
         out.push_str(&js("progress.js"));
     }
+    // The print page joins every chapter: names and landmarks made right there.
+    out.push_str("{{else}}\n");
+    out.push_str(&js("print.js"));
     out.push_str("{{/unless}}\n{{/unless}}\n");
     out.push_str(HEAD_END);
     out.push('\n');

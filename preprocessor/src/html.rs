@@ -35,12 +35,15 @@ pub const TEXT_ATTRIBUTE: &str = "data-mc-t";
 ///   `aria-label` (replacing an `aria-labelledby` that pointed at it): the same
 ///   accessible name, out of the index. A `<desc>` stays (a figure's one description,
 ///   worth finding); so do axis and tick labels, which SVG can only draw from text.
+/// - A table header's text stays (a header needs text of its own to be one).
 /// - Whitespace-only text stays. Character references are copied as they are (they
 ///   mean the same in an attribute value); a `"` is escaped.
 pub fn text_as_attributes(html: &str) -> String {
     let mut out = String::with_capacity(html.len() + html.len() / 8);
     let mut rest = html;
     let mut svg_depth = 0usize;
+    // Inside a table header, whose text stays: a header needs text of its own.
+    let mut in_header = false;
     // Byte range in `out` of the last start tag written, while nothing followed it.
     let mut open: Option<(usize, String)> = None;
     while !rest.is_empty() {
@@ -49,6 +52,9 @@ pub fn text_as_attributes(html: &str) -> String {
             let tag = &rest[..=end];
             rest = &rest[end + 1..];
             let name = tag_name(tag);
+            if name == "th" {
+                in_header = !tag.starts_with("</");
+            }
             if tag.starts_with("</") {
                 if name.eq_ignore_ascii_case("svg") {
                     svg_depth = svg_depth.saturating_sub(1);
@@ -61,9 +67,13 @@ pub fn text_as_attributes(html: &str) -> String {
                     if let (Some((at, _)), Some(len)) = (&open, rest.find("</title>")) {
                         let label = rest[..len].replace('"', "&quot;");
                         rest = &rest[len + "</title>".len()..];
-                        let parent = title_as_label(&out[*at..], tag, &label);
-                        out.truncate(*at);
-                        out.push_str(&parent);
+                        // Only an element with a role may carry a name; a shape's
+                        // tooltip (a contour's level) is dropped from the still picture.
+                        if out[*at..].contains(" role=\"") {
+                            let parent = title_as_label(&out[*at..], tag, &label);
+                            out.truncate(*at);
+                            out.push_str(&parent);
+                        }
                         continue;
                     }
                 }
@@ -78,7 +88,7 @@ pub fn text_as_attributes(html: &str) -> String {
         let len = rest.find('<').unwrap_or(rest.len());
         let text = &rest[..len];
         rest = &rest[len..];
-        if svg_depth > 0 || text.trim().is_empty() {
+        if svg_depth > 0 || in_header || text.trim().is_empty() {
             out.push_str(text);
             open = None;
             continue;
@@ -110,6 +120,168 @@ pub fn text_as_attributes(html: &str) -> String {
         }
     }
     out
+}
+
+/// `html` (after [`text_as_attributes`]) with an `aria-label` on every control whose
+/// text was moved into attributes: a `<button>` gets its own drawn text, and the
+/// `<input>` or `<select>` a `<label for="…">` names gets the label's drawn text.
+/// Browsers count CSS-drawn text in accessible names, but not every tool does (axe
+/// does not): the name must be in the markup. A control that already has an
+/// `aria-label` keeps it.
+pub fn name_controls(html: &str) -> String {
+    // (position in `html` of a start tag's `>`, the attribute to insert there)
+    let mut inserts: Vec<(usize, String)> = Vec::new();
+    let mut at = 0;
+    while let Some(lt) = html[at..].find('<').map(|i| at + i) {
+        let Some(end) = tag_end(&html[lt..]).map(|e| lt + e) else {
+            break;
+        };
+        let tag = &html[lt..=end];
+        at = end + 1;
+        let name = tag_name(tag);
+        if tag.starts_with("</") || !(name == "button" || name == "label") {
+            continue;
+        }
+        let close = format!("</{name}>");
+        let Some(inner_len) = html[at..].find(&close) else {
+            continue;
+        };
+        let text = drawn_text(&html[lt..at + inner_len]);
+        if text.is_empty() {
+            continue;
+        }
+        let label = format!(" aria-label=\"{text}\"");
+        if name == "button" {
+            if !tag.contains(" aria-label=") {
+                let gt = if tag.ends_with("/>") { end - 1 } else { end };
+                inserts.push((gt, label));
+            }
+            continue;
+        }
+        let Some(id) = attribute(tag, "for") else {
+            continue;
+        };
+        let wanted = format!(" id=\"{id}\"");
+        let Some(pos) = html.find(&wanted) else {
+            continue;
+        };
+        let start = html[..pos].rfind('<').unwrap_or(0);
+        let Some(gt) = tag_end(&html[start..]).map(|e| start + e) else {
+            continue;
+        };
+        let control = &html[start..=gt];
+        if matches!(tag_name(control), "input" | "select" | "textarea")
+            && !control.contains(" aria-label=")
+        {
+            let gt = if control.ends_with("/>") { gt - 1 } else { gt };
+            inserts.push((gt, label));
+        }
+    }
+    inserts.sort_by_key(|(pos, _)| *pos);
+    let mut out = String::with_capacity(html.len() + inserts.len() * 24);
+    let mut from = 0;
+    for (pos, attr) in inserts {
+        out.push_str(&html[from..pos]);
+        out.push_str(&attr);
+        from = pos;
+    }
+    out.push_str(&html[from..]);
+    out
+}
+
+/// The text markup draws after [`text_as_attributes`]: its `data-mc-t` values and
+/// text nodes in order, whitespace collapsed, still escaped for an attribute. The
+/// text of `<option>`s and `<output>`s is not counted (a select's choices and a
+/// slider's value are not its name).
+fn drawn_text(html: &str) -> String {
+    let mut text = String::new();
+    let mut rest = html;
+    let mut skip = false; // inside an <option> or <output>
+    while !rest.is_empty() {
+        if rest.starts_with('<') {
+            let end = tag_end(rest).unwrap_or(rest.len() - 1);
+            let tag = &rest[..=end];
+            rest = &rest[end + 1..];
+            if matches!(tag_name(tag), "option" | "output") {
+                skip = !tag.starts_with("</");
+            } else if let Some(value) = attribute(tag, TEXT_ATTRIBUTE).filter(|_| !skip) {
+                text.push_str(value);
+            }
+            continue;
+        }
+        let len = rest.find('<').unwrap_or(rest.len());
+        if !skip {
+            text.push_str(&rest[..len].replace('"', "&quot;"));
+        }
+        rest = &rest[len..];
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The value of attribute `name` in start tag `tag`, as written (double quotes).
+fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let key = format!(" {name}=\"");
+    let (_, rest) = tag.split_once(&key)?;
+    rest.split_once('"').map(|(v, _)| v)
+}
+
+/// MathML `html` with bold letters and digits written as Unicode's mathematical bold
+/// characters: `<mi mathvariant="bold">x</mi>` becomes `<mi>𝐱</mi>` (bold italic:
+/// `𝒙`). Browsers that follow MathML Core ignore `mathvariant` other than `normal`, so
+/// a bold vector was exposed, and spoken, as the italic letter of the same name ("x"
+/// the vector sounding like "x" the number); the bold characters carry the distinction
+/// in the text itself, as MathML Core recommends. Other characters stay as written.
+pub fn bold_letters(mathml: &str) -> String {
+    const BOLD: &str = "<mi mathvariant=\"bold\">";
+    const BOLD_ITALIC: &str = "<mi mathvariant=\"bold-italic\">";
+    if !mathml.contains(" mathvariant=\"bold") {
+        return mathml.to_string();
+    }
+    let mut out = String::with_capacity(mathml.len() + 64);
+    let mut rest = mathml;
+    loop {
+        let next = [BOLD, BOLD_ITALIC]
+            .iter()
+            .filter_map(|open| rest.find(open).map(|at| (at, *open)))
+            .min_by_key(|(at, _)| *at);
+        let Some((at, open)) = next else { break };
+        let body = &rest[at + open.len()..];
+        let Some(len) = body.find("</mi>") else { break };
+        let text = &body[..len];
+        let italic = open == BOLD_ITALIC;
+        let mapped: Option<String> = text.chars().map(|c| bold_char(c, italic)).collect();
+        out.push_str(&rest[..at]);
+        match mapped {
+            Some(bold) if !text.is_empty() => {
+                out.push_str("<mi>");
+                out.push_str(&bold);
+            }
+            _ => {
+                out.push_str(open);
+                out.push_str(text);
+            }
+        }
+        out.push_str("</mi>");
+        rest = &body[len + "</mi>".len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The mathematical bold (or bold italic) character for an ASCII letter or digit.
+fn bold_char(c: char, italic: bool) -> Option<char> {
+    let (upper, lower) = if italic {
+        (0x1D468, 0x1D482)
+    } else {
+        (0x1D400, 0x1D41A)
+    };
+    let code = match c {
+        'A'..='Z' => upper + (c as u32 - 'A' as u32),
+        'a'..='z' => lower + (c as u32 - 'a' as u32),
+        '0'..='9' => 0x1D7CE + (c as u32 - '0' as u32),
+        _ => return None,
+    };
+    char::from_u32(code)
 }
 
 /// The start tag `parent` named by its first child `title` (whose text is `label`,
@@ -195,19 +367,71 @@ mod tests {
             "<select><option value=\"1\" selected label=\"cat\"></option></select>"
         );
         assert_eq!(t("<div>\n<br/>\n</div>"), "<div>\n<br/>\n</div>");
+        assert_eq!(
+            t("<tr><th><b>p</b></th><td>0.5</td></tr>"),
+            "<tr><th><b>p</b></th><td data-mc-t=\"0.5\"></td></tr>"
+        );
         // SVG: a title becomes the aria-label of its element; desc and text stay.
         assert_eq!(
             t("<svg role=\"img\" aria-labelledby=\"t1\" aria-describedby=\"d1\"><title id=\"t1\">Graph of \"y\" &amp; z</title><desc id=\"d1\">d = 1</desc><text x=\"1\">128</text></svg><p>z</p>"),
             "<svg role=\"img\" aria-label=\"Graph of &quot;y&quot; &amp; z\" aria-describedby=\"d1\"><desc id=\"d1\">d = 1</desc><text x=\"1\">128</text></svg><p data-mc-t=\"z\"></p>"
         );
+        // A shape with no role cannot carry a name: its tooltip goes.
         assert_eq!(
-            t("<svg><g><ellipse rx=\"2\"><title>L = 0.5</title></ellipse></g></svg>"),
-            "<svg><g><ellipse rx=\"2\" aria-label=\"L = 0.5\"></ellipse></g></svg>"
+            t("<svg role=\"img\"><ellipse rx=\"2\"><title>L = 0.5</title></ellipse></svg>"),
+            "<svg role=\"img\"><ellipse rx=\"2\"></ellipse></svg>"
         );
         // A title that is not a first child stays (nothing to name).
         assert_eq!(
             t("<svg><text>a</text><title>T</title></svg>"),
             "<svg><text>a</text><title>T</title></svg>"
+        );
+    }
+
+    #[test]
+    fn controls_get_their_drawn_text_as_name() {
+        use super::{name_controls as n, text_as_attributes as t};
+        // A button: its text; a label: the control it names, text before or after it.
+        assert_eq!(
+            n(&t("<button type=\"button\">Run 20 steps</button>")),
+            "<button type=\"button\" data-mc-t=\"Run 20 steps\" aria-label=\"Run 20 steps\"></button>"
+        );
+        assert_eq!(
+            n(&t("<label for=\"w-a\"><span>Score of \"cat\"</span><input type=\"number\" id=\"w-a\"></label>")),
+            "<label for=\"w-a\"><span data-mc-t=\"Score of &quot;cat&quot;\"></span><input type=\"number\" id=\"w-a\" aria-label=\"Score of &quot;cat&quot;\"></label>"
+        );
+        assert_eq!(
+            n(&t("<label for=\"s\"><input type=\"checkbox\" id=\"s\"/> <span>Scale</span> <b>by 2</b></label>")),
+            "<label for=\"s\"><input type=\"checkbox\" id=\"s\" aria-label=\"Scale by 2\"/> <span data-mc-t=\"Scale\"></span> <b data-mc-t=\"by 2\"></b></label>"
+        );
+        // A select is named by its label, not by its options.
+        assert_eq!(
+            n(&t("<label for=\"c\"><span>Columns</span><select id=\"c\"><option>1</option></select></label>")),
+            "<label for=\"c\"><span data-mc-t=\"Columns\"></span><select id=\"c\" aria-label=\"Columns\"><option label=\"1\"></option></select></label>"
+        );
+        // A slider's value shown beside it is not part of its name.
+        assert_eq!(
+            n("<label for=\"t\"><span data-mc-t=\"T\"></span><input id=\"t\"><output for=\"t\" data-mc-t=\"1.00\"></output></label>"),
+            "<label for=\"t\"><span data-mc-t=\"T\"></span><input id=\"t\" aria-label=\"T\"><output for=\"t\" data-mc-t=\"1.00\"></output></label>"
+        );
+        // A name already given stays.
+        let named = "<button aria-label=\"Go\"><span data-mc-t=\"→\"></span></button>";
+        assert_eq!(n(named), named);
+    }
+
+    #[test]
+    fn bold_letters_become_bold_characters() {
+        use super::bold_letters as b;
+        assert_eq!(
+            b("<mrow><mi mathvariant=\"bold\">x</mi><mo>+</mo><mi>x</mi><mi mathvariant=\"bold-italic\">W</mi></mrow>"),
+            "<mrow><mi>\u{1D431}</mi><mo>+</mo><mi>x</mi><mi>\u{1D47E}</mi></mrow>"
+        );
+        // Not a letter or digit (bold Greek, an operator name): left as written.
+        let greek = "<mi mathvariant=\"bold\">θ</mi><mi mathvariant=\"bold\"></mi>";
+        assert_eq!(b(greek), greek);
+        assert_eq!(
+            b("<mi mathvariant=\"bold\">x"),
+            "<mi mathvariant=\"bold\">x"
         );
     }
 }

@@ -21,7 +21,7 @@ pub fn files(title: &str) -> Vec<(&'static str, String)> {
         (
             "book.toml",
             format!(
-                "[book]\ntitle = \"{toml_title}\"\nsrc = \"src\"\n\n# Typesets the math, renders the course directives and widgets.\n[preprocessor.mathcourse]\n\n[output.html]\n"
+                "[book]\ntitle = \"{toml_title}\"\nsrc = \"src\"\n\n# Typesets the math, renders the course directives and widgets.\n[preprocessor.mathcourse]\n\n[output.html]\n# Where the book is published: the 404 page links its styles against it. The\n# workflow in .github/workflows/book.yml sets it for GitHub Pages; elsewhere, set\n# the path the site is served under (\"/\" at a domain's root, \"/my-course/\" under one).\n# site-url = \"/my-course/\"\n"
             ),
         ),
         (

@@ -17,7 +17,7 @@ use crate::config::{Config, Output};
 
 /// Engine name and version; part of every cache key.
 pub const ENGINE: &str =
-    "katex-rs 0.3.0 (KaTeX 0.18.5), attributes sorted, trust: \\htmlData{mc-sym=id} only; indexed once (TeX in data-tex, visual text in data-mc-t)";
+    "katex-rs 0.3.0 (KaTeX 0.18.5), attributes sorted, trust: \\htmlData{mc-sym=id} only; indexed once (TeX in data-tex, visual text in data-mc-t); bold letters as bold characters";
 
 /// The KaTeX version whose CSS and fonts ship with the book (must match [`ENGINE`]).
 pub const KATEX_VERSION: &str = "0.18.5";
@@ -109,7 +109,8 @@ const ANNOTATION: &str = "<annotation encoding=\"application/x-tex\">";
 /// read and what a search result shows); the TeX moves from the annotation to the
 /// `data-tex` attribute of the `.katex` element; the visual HTML's text moves into
 /// attributes that CSS draws (see [`crate::html::text_as_attributes`]; that HTML is
-/// `aria-hidden`).
+/// `aria-hidden`). Bold letters in the MathML become Unicode's bold characters
+/// ([`crate::html::bold_letters`]), so they are spoken as bold.
 fn indexed_once(html: String) -> String {
     let mut html = html;
     let found = html
@@ -129,9 +130,9 @@ fn indexed_once(html: String) -> String {
     {
         Some(at) => {
             let visual = crate::html::text_as_attributes(&html[at..]);
-            html.truncate(at);
-            html.push_str(&visual);
-            html
+            let mut out = crate::html::bold_letters(&html[..at]);
+            out.push_str(&visual);
+            out
         }
         None => html,
     }

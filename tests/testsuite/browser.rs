@@ -220,6 +220,9 @@ fn browser_vectors_keys_drag_touch_slider_under_strict_csp() {
                  for (const el of t.content.querySelectorAll('option[label]')) { el.textContent = el.label; el.removeAttribute('label'); }\
                  const built = document.createElement('div'); built.appendChild(strip(t.content));\
                  const live = document.querySelector('#' + arguments[0] + ' .mc-widget-root').cloneNode(true);\
+                 /* The build names each control in its markup (aria-label from its drawn text, html::name_controls); the live markup has the text itself. */\
+                 const ctl = n => [...n.querySelectorAll('button, input, select, textarea')]; const lc = ctl(live);\
+                 ctl(built).forEach((c, i) => { if (lc[i] && !lc[i].hasAttribute('aria-label')) c.removeAttribute('aria-label'); });\
                  /* The build names an SVG element by its first-child <title> as aria-label (out of the index): the same here. */\
                  for (const t of [...live.querySelectorAll('title')]) { const p = t.parentElement; if (p.firstChild !== t) continue;\
                    const attrs = [...p.attributes].map(a => [a.name, a.value]); for (const [n] of attrs) p.removeAttribute(n); let named = false;\

@@ -15,5 +15,6 @@ mod inspect;
 mod katex_diff;
 mod math;
 mod progress;
+mod reader;
 mod safety;
 mod widgets;

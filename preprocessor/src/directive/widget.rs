@@ -244,8 +244,10 @@ impl Directive for Widget {
         context.insert("summary", summary);
         let live = widget.live_params().unwrap_or(params);
         context.insert("params", &live.to_json());
-        // Shown, but kept out of the search index (its text is widget chrome).
-        let markup = crate::html::text_as_attributes(&widget.render(&id));
+        // Shown, but kept out of the search index (its text is widget chrome); every
+        // control keeps its name in `aria-label`.
+        let markup =
+            crate::html::name_controls(&crate::html::text_as_attributes(&widget.render(&id)));
         context.insert("markup_html", &markup);
         let caption = cx.markdown(block.body.clone());
         context.insert("has_caption", &!caption.trim().is_empty());
