@@ -55,6 +55,8 @@ pub struct BookContext {
     /// Render options and fingerprint of each chapter with front-matter macros, for
     /// typesetting its symbols on other pages (see [`BookContext::with_chapter_macros`]).
     pub chapter_options: HashMap<PathBuf, (MathOptions, String)>,
+    /// MathJax's rules, when the book's math is read the way MathJax reads it.
+    pub mathjax: Option<crate::mathjax::Tex2jax>,
 }
 
 impl BookContext {
@@ -75,6 +77,7 @@ impl BookContext {
             modules: Default::default(),
             undefined_symbols: UndefinedSymbols::Warn,
             chapter_options: Default::default(),
+            mathjax: None,
         }
     }
 

@@ -88,6 +88,11 @@ pub fn markdown_options() -> Options {
     structure_options() | Options::ENABLE_MATH
 }
 
+/// The Markdown options mdBook 0.5 renders with, without math and smart punctuation.
+pub fn mdbook_options() -> Options {
+    structure_options()
+}
+
 /// The Markdown options mdBook 0.5 renders with (no math: mdBook does not parse it, and
 /// dollars are paired by this module).
 fn structure_options() -> Options {

@@ -28,6 +28,7 @@ const LAYERS: &[&[&str]] = &[
         "init",
         "inspect",
         "math",
+        "mathjax",
         "notation",
         "scan",
         "symbol",

@@ -22,6 +22,7 @@ mod inspectable;
 mod lists;
 mod math_block;
 pub(crate) mod math_errors;
+mod mathjax_math;
 mod practice;
 mod steps;
 mod symbol_list;
@@ -123,6 +124,9 @@ pub struct Cx<'a> {
     /// The id of each block that has one, by the offset of its opening line (counted
     /// once, by [`contribute::anchors`]).
     pub(crate) anchors_by_block: HashMap<usize, String>,
+    /// Macros defined so far on this page by `\newcommand` or `\def` in a formula
+    /// (MathJax keeps them for the rest of the page).
+    pub(crate) mathjax_macros: std::collections::BTreeMap<String, String>,
     /// Element ids handed out by [`Cx::first_anchor`].
     pub(crate) anchors: std::collections::HashSet<String>,
     /// How many directives enclose the one being rendered (see [`MAX_DIRECTIVE_NESTING`]).
@@ -357,6 +361,9 @@ impl<'a> Cx<'a> {
                 replacements.push((role.range.clone(), self.degrade_role(role)));
             }
             return math_errors::splice(&source[region.clone()], region.start, &replacements);
+        }
+        if let Some(rules) = self.book.mathjax.as_ref() {
+            return self.plain_mathjax(region, rules);
         }
         let found = scan::scan_region(&source, region.clone());
         let shown = found.declined.len().min(math_errors::MAX_DECLINED_SHOWN);
