@@ -14,6 +14,7 @@ mod header;
 mod inspect;
 mod katex_diff;
 mod math;
+mod mathjax;
 mod progress;
 mod safety;
 mod widgets;
