@@ -182,3 +182,56 @@ pub fn render_as_mathjax(
     }
     Err(first)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// TeX that MathJax 2.7 (TeX-AMS) typesets: each must typeset here too.
+    #[test]
+    fn mathjax_only_tex_typesets() {
+        let o = MathOptions::default();
+        let mut failed = Vec::new();
+        for (tex, display) in [
+            ("k_\\min", false),
+            ("x^\\prime_\\max", false),
+            ("\\text{a_b & c#d}", false),
+            ("\\begin{multline*} a \\\\ b \\end{multline*}", true),
+            ("x = 1 \\label{eq-x}", true),
+            ("\\require{cancel} \\cancel{x}", false),
+            ("\\pmatrix{a & b \\cr c & d}", false),
+            ("\\matrix{a & b \\cr c & d}", false),
+            ("f(x) = \\cases{1 & x > 0 \\cr 0 & else}", true),
+            ("\\unicode{x2200} x", false),
+            ("\\bbox[yellow]{x}", false),
+            (
+                "\\class{a}{x} + \\style{color:red}{y} + \\cssId{i}{z}",
+                false,
+            ),
+            ("\\mathop{\\rm arg\\,min}", false),
+            ("a \\over b", false),
+            ("\\Bbb R", false),
+            ("\\eqalign{a &= b \\cr c &= d}", true),
+            (
+                "\\begin{eqnarray} a &=& b \\\\ c &=& d \\end{eqnarray}",
+                true,
+            ),
+            ("x \\nonumber", true),
+            ("\\mbox{if } x", false),
+            ("\\undefinedcommand + 1", false),
+        ] {
+            match render_as_mathjax(tex, display, &o) {
+                // Only a command defined nowhere is shown as a red name.
+                Ok(html)
+                    if html.contains(mathjax::compat::UNDEFINED_MARK)
+                        != tex.contains("undefinedcommand") =>
+                {
+                    failed.push(tex)
+                }
+                Ok(_) => {}
+                Err(_) => failed.push(tex),
+            }
+        }
+        assert!(failed.is_empty(), "{failed:#?}");
+    }
+}

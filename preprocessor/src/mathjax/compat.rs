@@ -1,22 +1,26 @@
 //! MathJax's TeX that KaTeX rejects, rewritten into TeX that means the same to both.
 //!
 //! Only applied to a formula the engine rejected as written; the page keeps the
-//! author's TeX in `data-tex`. Each rule is a reading MathJax 2.7 gives and KaTeX does
-//! not:
-//! - a control word as a bare sub- or superscript (`k_\min`, `x^\prime`): braced;
-//! - `\bf`, `\it`, `\rm`, `\cal`... switch the font of the rest of their group:
-//!   KaTeX knows them, but not right after `_`/`^`, where they are braced too;
-//! - `\mathbf`/`\boldsymbol`... given a control symbol unbraced: braced;
-//! - a `\\` row break outside any environment (MathJax ignores it in inline math,
-//!   breaks the line in display math): dropped inline, wrapped in `\displaylines` in
-//!   display;
-//! - `#`, a lone `&` outside an environment: escaped as MathJax shows them.
+//! author's TeX in `data-tex`. Each rule is a reading MathJax 2.7 (TeX-AMS) gives and
+//! KaTeX does not:
+//! - a control word as a bare sub- or superscript (`k_\min`, `e_\text{end}`): braced
+//!   with its braced arguments;
+//! - text arguments (`\text{get_value}`) are literal in MathJax 2: `_ & # % ^` escaped;
+//! - `\require`, `\label` (nothing shown), `\mbox`, `\hbox` (as `\text`), `\bbox`, `\class`, `\cssId`, `\style`
+//!   (their content), `\unicode` (its character), plain TeX's `\matrix`, `\pmatrix`,
+//!   `\cases`, `\eqalign` (the LaTeX environments);
+//! - `multline` and `eqnarray`, as `gather` and a `rcl` array;
+//! - page-wide macros: [`definitions`] reads `\newcommand` and `\def` so later formulas
+//!   of the page get them, as in MathJax;
+//! - a command defined nowhere is shown by name in red ([`show_undefined`]), as
+//!   MathJax's `noundefined` extension shows it.
 
 /// `tex` rewritten for KaTeX, or `None` when no rule applies.
 pub fn normalize(tex: &str) -> Option<String> {
     let mut out = tex.to_string();
     let mut changed = false;
     for rule in [
+        rewrite_commands,
         brace_script_commands,
         escape_text_arguments,
         rename_environments,
@@ -251,13 +255,116 @@ fn escape_text_arguments(tex: &str) -> Option<String> {
     changed.then_some(out)
 }
 
+/// Commands of MathJax's extensions and of plain TeX that KaTeX lacks, as what
+/// MathJax shows: `\\require{..}` and `\\label{..}` show nothing; `\\bbox`, `\\class`,
+/// `\\cssId`, `\\style` show their content; `\\unicode{x2200}` its character; plain
+/// TeX's `\\matrix{..}`, `\\pmatrix{..}`, `\\cases{..}` and `\\eqalign{..}` (rows
+/// ended by `\\cr`) the LaTeX environments of the same layout.
+fn rewrite_commands(tex: &str) -> Option<String> {
+    let mut out = String::with_capacity(tex.len());
+    let mut last = 0;
+    let mut i = 0;
+    let mut changed = false;
+    while let Some(at) = tex[i..].find('\\') {
+        let p = i + at;
+        let Some(word) = control_word(&tex[p..]) else {
+            break;
+        };
+        i = p + word.len();
+        if preceded_by_backslash(tex, p) {
+            continue;
+        }
+        // (optional `[..]` taken, brace arguments taken)
+        let shape: Option<(bool, usize)> = match word {
+            "\\require" | "\\label" | "\\unicode" | "\\mbox" | "\\hbox" => Some((false, 1)),
+            "\\bbox" => Some((true, 1)),
+            "\\class" | "\\cssId" | "\\style" => Some((false, 2)),
+            "\\matrix" | "\\pmatrix" | "\\bmatrix" | "\\vmatrix" | "\\cases" | "\\eqalign"
+            | "\\eqalignno" => Some((false, 1)),
+            _ => None,
+        };
+        let Some((optional, count)) = shape else {
+            continue;
+        };
+        let mut q = p + word.len();
+        let skip_ws = |q: &mut usize| {
+            while tex[*q..].starts_with([' ', '\n']) {
+                *q += 1;
+            }
+        };
+        skip_ws(&mut q);
+        if optional && tex[q..].starts_with('[') {
+            let Some(close) = tex[q..].find(']') else {
+                continue;
+            };
+            q += close + 1;
+            skip_ws(&mut q);
+        }
+        let mut args = Vec::new();
+        for n in 0..count {
+            if n > 0 {
+                skip_ws(&mut q);
+            }
+            let Some(end) = group_end(tex, q) else { break };
+            args.push(&tex[q + 1..end - 1]);
+            q = end;
+        }
+        if args.len() != count {
+            continue;
+        }
+        let body = args[count - 1];
+        let rows = |b: &str| b.replace("\\cr", "\\\\");
+        let replacement = match word {
+            "\\require" | "\\label" => String::new(),
+            "\\mbox" | "\\hbox" => format!("\\text{{{body}}}"),
+            "\\unicode" => {
+                let code = body.trim();
+                let n = match code.strip_prefix(['x', 'X']) {
+                    Some(h) => u32::from_str_radix(h, 16).ok(),
+                    None => code.parse().ok(),
+                };
+                match n.and_then(char::from_u32) {
+                    Some(c) => c.to_string(),
+                    None => continue,
+                }
+            }
+            "\\bbox" | "\\class" | "\\cssId" | "\\style" => format!("{{{body}}}"),
+            "\\cases" => format!("\\begin{{cases}}{}\\end{{cases}}", rows(body)),
+            "\\eqalign" | "\\eqalignno" => {
+                format!("\\begin{{aligned}}{}\\end{{aligned}}", rows(body))
+            }
+            m => {
+                let env = &m[1..];
+                format!("\\begin{{{env}}}{}\\end{{{env}}}", rows(body))
+            }
+        };
+        out.push_str(&tex[last..p]);
+        out.push_str(&replacement);
+        last = q;
+        i = q;
+        changed = true;
+    }
+    out.push_str(&tex[last..]);
+    changed.then_some(out)
+}
+
+fn preceded_by_backslash(tex: &str, p: usize) -> bool {
+    tex[..p].bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 1
+}
+
 /// Environments MathJax has and KaTeX has not, as the nearest KaTeX has:
 /// `multline` (first line left, last right) becomes `gather` (lines centred).
 fn rename_environments(tex: &str) -> Option<String> {
     let mut out = tex.to_string();
-    for (from, to) in [("{multline*}", "{gather*}"), ("{multline}", "{gather}")] {
+    for (from, to) in [
+        ("{multline*}", "{gather*}"),
+        ("{multline}", "{gather}"),
+        ("{eqnarray*}", "{array}{rcl}"),
+        ("{eqnarray}", "{array}{rcl}"),
+    ] {
         out = out.replace(&format!("\\begin{from}"), &format!("\\begin{to}"));
-        out = out.replace(&format!("\\end{from}"), &format!("\\end{to}"));
+        let end = to.find('}').map_or(to, |i| &to[..=i]);
+        out = out.replace(&format!("\\end{from}"), &format!("\\end{end}"));
     }
     (out != tex).then_some(out)
 }
