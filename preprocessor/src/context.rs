@@ -57,6 +57,8 @@ pub struct BookContext {
     pub chapter_options: HashMap<PathBuf, (MathOptions, String)>,
     /// MathJax's rules, when the book's math is read the way MathJax reads it.
     pub mathjax: Option<crate::mathjax::Tex2jax>,
+    /// How `$` delimits math (when not read as MathJax reads it).
+    pub dollars: crate::scan::Dollars,
 }
 
 impl BookContext {
@@ -78,6 +80,7 @@ impl BookContext {
             undefined_symbols: UndefinedSymbols::Warn,
             chapter_options: Default::default(),
             mathjax: None,
+            dollars: Default::default(),
         }
     }
 

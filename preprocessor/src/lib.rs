@@ -262,6 +262,11 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
         },
         options,
         mathjax,
+        dollars: if config.delimiters == Some(config::Delimiters::Github) {
+            scan::Dollars::Github
+        } else {
+            scan::Dollars::MdbookKatex
+        },
         on_error: config.error_policy(),
         error_color: config.error_color.clone(),
         cache: Cache::new(cache_dir),

@@ -137,13 +137,49 @@ pub fn scan(source: &str, start: usize) -> Scan {
 /// Three passes: Markdown finds code and HTML; dollars are paired outside code; then,
 /// with the dollar math masked, `\[...\]` blocks, `\(...\)`, roles.
 pub fn scan_region(source: &str, region: Range<usize>) -> Scan {
+    scan_region_with(source, region, Dollars::MdbookKatex)
+}
+
+/// How `$` delimits math.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Dollars {
+    /// Paired as mdbook-katex pairs them (the default).
+    #[default]
+    MdbookKatex,
+    /// As pulldown-cmark's math extension reads them (GitHub's rules: `$` not followed
+    /// by a space opens, `$` not preceded by one closes, within a paragraph).
+    Github,
+}
+
+/// [`scan_region`] with the given `$` rules. GitHub's math syntax (```` ```math ````
+/// blocks and `` $`...`$ ``) is read under either.
+pub fn scan_region_with(source: &str, region: Range<usize>, dollars: Dollars) -> Scan {
     let Layout {
-        code,
+        mut code,
         indented,
         html,
         comments,
     } = code_and_html(source, region.clone());
-    let (mut math, declined) = find_dollar_math(source, region.clone(), &code, &indented);
+    let github = github_math(source, region.clone());
+    if !github.is_empty() {
+        let mut all = code.0.clone();
+        all.extend(github.iter().map(|s| s.range.clone()));
+        code = Regions::new(all);
+    }
+    let (mut math, declined) = match dollars {
+        Dollars::MdbookKatex => find_dollar_math(source, region.clone(), &code, &indented),
+        Dollars::Github => {
+            let mut m = pulldown_dollar_math(source, region.clone());
+            // pulldown-cmark reads `` $`x`$ `` as `$` math holding backticks.
+            m.retain(|s| {
+                !github
+                    .iter()
+                    .any(|g| g.range.start < s.range.end && s.range.start < g.range.end)
+            });
+            (m, Vec::new())
+        }
+    };
+    math.extend(github);
     // mdbook-katex typesets math inside HTML comments too (invisible either way).
     let none = Regions::default();
     let commented = comments
@@ -171,6 +207,82 @@ pub fn scan_region(source: &str, region: Range<usize>) -> Scan {
         roles,
         commented,
     }
+}
+
+/// GitHub's math syntax, read in every book: a fenced code block whose info string is
+/// `math` (display), and a code span with a `$` right before and right after it
+/// (`` $`x^2`$ ``, inline). Ranges cover the fences or the dollars.
+pub fn github_math(source: &str, region: Range<usize>) -> Vec<MathSpan> {
+    let body = &source[region.clone()];
+    if !body.contains("```math") && !body.contains("~~~math") && !body.contains("$`") {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut block: Option<(Range<usize>, String)> = None;
+    for (event, range) in Parser::new_ext(body, structure_options()).into_offset_iter() {
+        let range = range.start + region.start..range.end + region.start;
+        match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info)))
+                if info.split_whitespace().next() == Some("math") =>
+            {
+                block = Some((range, String::new()));
+            }
+            Event::Text(t) => {
+                if let Some((_, tex)) = &mut block {
+                    tex.push_str(&t);
+                }
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                if let Some((range, tex)) = block.take() {
+                    // The closing fence ends the block (a trailing line break is not part of it).
+                    let end = source[..range.end].trim_end_matches(['\n', '\r']).len();
+                    out.push(MathSpan {
+                        range: range.start..end.max(range.start),
+                        tex,
+                        tex_offset: None,
+                        delimiter: Delimiter::DoubleDollar,
+                    });
+                }
+            }
+            Event::Code(tex) => {
+                let before = range.start.checked_sub(1).map(|i| source.as_bytes()[i]);
+                let after = source.as_bytes().get(range.end).copied();
+                if before == Some(b'$') && after == Some(b'$') && range.end < region.end {
+                    out.push(MathSpan {
+                        range: range.start - 1..range.end + 1,
+                        tex: tex.to_string(),
+                        tex_offset: None,
+                        delimiter: Delimiter::Dollar,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `$...$` and `$$...$$` as pulldown-cmark's math extension finds them (the rules of
+/// GitHub and of mdBook's proposed `output.html.math`), outside code.
+fn pulldown_dollar_math(source: &str, region: Range<usize>) -> Vec<MathSpan> {
+    let body = &source[region.clone()];
+    let mut out = Vec::new();
+    for (event, range) in Parser::new_ext(body, markdown_options()).into_offset_iter() {
+        let range = range.start + region.start..range.end + region.start;
+        let (tex, width, delimiter) = match event {
+            Event::InlineMath(t) => (t, 1, Delimiter::Dollar),
+            Event::DisplayMath(t) => (t, 2, Delimiter::DoubleDollar),
+            _ => continue,
+        };
+        let raw = source.get(range.start + width..range.end.saturating_sub(width));
+        out.push(MathSpan {
+            tex_offset: (raw == Some(&*tex)).then_some(range.start + width),
+            tex: tex.to_string(),
+            range,
+            delimiter,
+        });
+    }
+    out
 }
 
 /// Sorted, merged byte ranges with logarithmic lookups.

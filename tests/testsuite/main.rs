@@ -9,6 +9,7 @@ mod check;
 mod compat;
 mod config;
 mod directives;
+mod github;
 mod hardening;
 mod header;
 mod inspect;

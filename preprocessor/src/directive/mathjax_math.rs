@@ -35,6 +35,12 @@ impl Cx<'_> {
                 None => replacements.push((f.range.clone(), html)),
             }
         }
+        // GitHub's math syntax is read in every book; code to MathJax, so never both.
+        for span in scan::github_math(&source, region.clone()) {
+            if let Some(html) = self.formula(&span.tex, span.delimiter.is_display(), &span) {
+                replacements.push((span.range.clone(), html));
+            }
+        }
         for l in &found.literals {
             let shown: String = l
                 .shows

@@ -365,7 +365,7 @@ impl<'a> Cx<'a> {
         if let Some(rules) = self.book.mathjax.as_ref() {
             return self.plain_mathjax(region, rules);
         }
-        let found = scan::scan_region(&source, region.clone());
+        let found = scan::scan_region_with(&source, region.clone(), self.book.dollars);
         let shown = found.declined.len().min(math_errors::MAX_DECLINED_SHOWN);
         for pair in &found.declined[..shown] {
             let d = math_errors::declined_diagnostic(self, pair);
