@@ -31,6 +31,7 @@ pub use mathcourse_tex as inspect;
 pub mod math;
 pub mod mathjax;
 pub(crate) mod notation;
+pub mod protocol;
 pub mod scan;
 pub(crate) mod symbol;
 pub(crate) mod templates;

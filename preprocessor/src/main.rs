@@ -111,14 +111,23 @@ fn widgets(name: Option<&str>) -> ExitCode {
 
 fn preprocess() -> ExitCode {
     let color = io::stderr().is_terminal();
-    let (ctx, book) = match mdbook_preprocessor::parse_input(io::stdin()) {
+    let mut input = String::new();
+    if let Err(err) = io::Read::read_to_string(&mut io::stdin(), &mut input) {
+        eprintln!("error: {NAME}: could not read the book from standard input: {err}");
+        return ExitCode::FAILURE;
+    }
+    let (ctx, book, protocol) = match mdbook_mathcourse::protocol::read(&input) {
         Ok(input) => input,
         Err(err) => {
-            eprintln!("error: {NAME}: {err:#}\n  help: this command is run by `mdbook build`; it reads a book as JSON on standard input");
+            eprintln!("error: {NAME}: {err:#}\n  help: this command is run by `mdbook build` (mdBook 0.4 or 0.5); it reads a book as JSON on standard input");
             return ExitCode::FAILURE;
         }
     };
-    if ctx.mdbook_version != mdbook_preprocessor::MDBOOK_VERSION {
+    drop(input);
+    let known = ctx.mdbook_version == mdbook_preprocessor::MDBOOK_VERSION
+        || (protocol == mdbook_mathcourse::protocol::Protocol::V04
+            && ctx.mdbook_version.starts_with("0.4."));
+    if !known {
         eprintln!(
             "warning: {NAME} was built against mdBook {}, but is being called from mdBook {}",
             mdbook_preprocessor::MDBOOK_VERSION,
@@ -154,8 +163,9 @@ fn preprocess() -> ExitCode {
     write_stats(&outcome.stats, started.elapsed());
     let stdout = io::stdout();
     let mut lock = stdout.lock();
-    if let Err(err) = serde_json::to_writer(&mut lock, &outcome.book)
-        .map_err(io::Error::from)
+    if let Err(err) = mdbook_mathcourse::protocol::write(&outcome.book, protocol)
+        .map_err(io::Error::other)
+        .and_then(|json| lock.write_all(json.as_bytes()))
         .and_then(|_| lock.flush())
     {
         eprintln!("error: {NAME}: could not write the book to standard output: {err}");

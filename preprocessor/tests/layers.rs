@@ -30,6 +30,7 @@ const LAYERS: &[&[&str]] = &[
         "math",
         "mathjax",
         "notation",
+        "protocol",
         "scan",
         "symbol",
         "templates",
