@@ -102,3 +102,33 @@ pub fn scan_region(source: &str, region: Range<usize>, rules: &Tex2jax) -> Mathj
 fn preceded_by_odd_backslashes(bytes: &[u8], i: usize) -> bool {
     bytes[..i].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every cut of a text full of traps (multi-byte characters beside HTML, escapes,
+    /// delimiters, entities) scans without a panic, with ranges inside the text.
+    #[test]
+    fn any_cut_of_a_tricky_text_scans() {
+        let text = "é<div>ü$$a&amp;ß\\(x\\)</div>\n\n\\(ç\\_\\|y\\|\\) *é* \\[\n∑\n\\]\n\n| a | \\(b\\|c\\) |\n|---|---|\n| é | $$ü$$ |\n\n<span>\\(z</span>\\)\\begin{x}é\\end{x} \\ref{é} \\$ `\\(c\\)`\n";
+        let mut rules = Tex2jax::default();
+        for escapes in [false, true] {
+            rules.process_escapes = escapes;
+            rules.inline.push(("$".into(), "$".into()));
+            let cuts: Vec<usize> = text
+                .char_indices()
+                .map(|(i, _)| i)
+                .chain([text.len()])
+                .collect();
+            for &a in &cuts {
+                for &b in cuts.iter().filter(|&&b| b >= a) {
+                    let found = scan_region(text, a..b, &rules);
+                    for f in &found.math {
+                        assert!(a <= f.range.start && f.range.end <= b, "{a}..{b}: {f:?}");
+                    }
+                }
+            }
+        }
+    }
+}

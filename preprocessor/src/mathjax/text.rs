@@ -243,7 +243,10 @@ impl Builder {
                 continue;
             }
             // Text up to the next tag, with character references decoded.
-            let next = html[i + 1..].find('<').map_or(html.len(), |k| i + 1 + k);
+            let first = html[i..].chars().next().map_or(1, char::len_utf8);
+            let next = html[i + first..]
+                .find('<')
+                .map_or(html.len(), |k| i + first + k);
             let mut t = Text::default();
             let mut k = i;
             while k < next {
