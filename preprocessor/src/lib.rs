@@ -353,6 +353,22 @@ fn mathjax_rules(config: &Config, mathjax_support: bool, theme: &Path) -> Option
     Some(rules)
 }
 
+/// MathJax's reading rules for the book at `root` as its theme configures them (for
+/// `mdbook-mathcourse convert-mathjax`).
+pub fn theme_mathjax_rules(root: &Path) -> Result<mathjax::Tex2jax> {
+    let config = mdbook_preprocessor::config::Config::from_disk(root.join("book.toml"))?;
+    let theme = config
+        .get::<PathBuf>("output.html.theme")
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| PathBuf::from("theme"));
+    let forced = Config {
+        delimiters: Some(config::Delimiters::Mathjax),
+        ..Config::default()
+    };
+    Ok(mathjax_rules(&forced, true, &root.join(theme)).unwrap_or_default())
+}
+
 /// A chapter's fields the pipeline needs, borrowed so chapters can be processed in parallel.
 struct ChapterRef<'a> {
     name: &'a String,

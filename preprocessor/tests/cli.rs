@@ -280,3 +280,41 @@ fn an_unknown_protocol_is_an_error_naming_both_versions() {
         "{stderr}"
     );
 }
+
+#[test]
+fn convert_mathjax_rewrites_formulas_with_single_backslashes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(
+        root.join("book.toml"),
+        "[book]\ntitle = \"T\"\n\n[output.html]\nmathjax-support = true\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("src/SUMMARY.md"), "# Summary\n\n- [A](a.md)\n").unwrap();
+    let chapter = "# A\n\nSee \\\\(k_\\min \\\\{x\\\\}\\\\) for $5.\n";
+    std::fs::write(root.join("src/a.md"), chapter).unwrap();
+    let dry = bin().arg("convert-mathjax").arg(root).output().unwrap();
+    assert!(dry.status.success());
+    assert!(String::from_utf8_lossy(&dry.stdout)
+        .contains("1 formulas in 1 of 2 Markdown files would be rewritten"));
+    assert_eq!(
+        std::fs::read_to_string(root.join("src/a.md")).unwrap(),
+        chapter
+    );
+    let out = bin()
+        .arg("convert-mathjax")
+        .arg(root)
+        .arg("--write")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("src/a.md")).unwrap(),
+        "# A\n\nSee \\(k_\\min \\{x\\}\\) for \\$5.\n"
+    );
+}

@@ -83,7 +83,7 @@ impl Cx<'_> {
         let key = cache::key(fingerprint, f.display, &f.tex);
         match self
             .pack
-            .get_or_render(&key, || render_as_mathjax(&f.tex, f.display, options))
+            .get_or_render(&key, || render_as_mathjax(&f.tex, f.display, options, true))
         {
             Ok(html) => {
                 if html.contains(mathjax::compat::UNDEFINED_MARK) {
@@ -161,11 +161,13 @@ impl Cx<'_> {
 
 /// Renders `tex` as MathJax would accept it: as it is, or normalised
 /// ([`mathjax::compat`]) with the original TeX kept in `data-tex`; a command defined
-/// nowhere is shown in red by its name, as MathJax shows it.
+/// nowhere is shown in red by its name, as MathJax shows it, when `show_undefined`
+/// (books read as MathJax reads them; elsewhere it stays an error).
 pub fn render_as_mathjax(
     tex: &str,
     display: bool,
     options: &MathOptions,
+    show_undefined: bool,
 ) -> Result<String, MathError> {
     let first = match math::render(tex, display, options) {
         Ok(html) => return Ok(html),
@@ -176,7 +178,11 @@ pub fn render_as_mathjax(
         match math::render(&attempt, display, options) {
             Ok(html) => return Ok(math::with_annotation(&html, tex)),
             Err(err) => {
-                let Some(name) = err.message.strip_prefix("Undefined control sequence: ") else {
+                let Some(name) = err
+                    .message
+                    .strip_prefix("Undefined control sequence: ")
+                    .filter(|_| show_undefined)
+                else {
                     break;
                 };
                 match mathjax::compat::show_undefined(&attempt, name.trim()) {
@@ -226,7 +232,7 @@ mod tests {
             ("\\mbox{if } x", false),
             ("\\undefinedcommand + 1", false),
         ] {
-            match render_as_mathjax(tex, display, &o) {
+            match render_as_mathjax(tex, display, &o, true) {
                 // Only a command defined nowhere is shown as a red name.
                 Ok(html)
                     if html.contains(mathjax::compat::UNDEFINED_MARK)

@@ -431,10 +431,10 @@ impl<'a> Cx<'a> {
         }
         let key = cache::key(self.fingerprint, display, tex);
         let options = self.math_options;
-        match self
-            .pack
-            .get_or_render(&key, || math::render(tex, display, options))
-        {
+        match self.pack.get_or_render(&key, || {
+            // MathJax's TeX that KaTeX rejects (`k_\min`) typesets in every book.
+            mathjax_math::render_as_mathjax(tex, display, options, false)
+        }) {
             Ok(html) => Some(html),
             Err(err) => {
                 let d = math_errors::math_diagnostic(self, span, &err);

@@ -71,6 +71,14 @@ pub fn show_undefined(tex: &str, name: &str) -> Option<String> {
 /// `\newcommand{\x}[1]{...}`, `\renewcommand\x{...}`, `\def\x#1{...}`.
 /// MathJax 2 keeps them for the rest of the page.
 pub fn definitions(tex: &str) -> Vec<(String, String)> {
+    definition_spans(tex)
+        .into_iter()
+        .map(|(name, body, _)| (name, body))
+        .collect()
+}
+
+/// [`definitions`] with the bytes of each definition in `tex`.
+pub fn definition_spans(tex: &str) -> Vec<(String, String, std::ops::Range<usize>)> {
     let mut out = Vec::new();
     let mut i = 0;
     while let Some(at) = tex[i..].find('\\') {
@@ -121,7 +129,7 @@ pub fn definitions(tex: &str) -> Vec<(String, String)> {
                     continue;
                 };
                 if name.starts_with('\\') {
-                    out.push((name, tex[q + 1..end - 1].to_string()));
+                    out.push((name, tex[q + 1..end - 1].to_string(), p..end));
                 }
                 i = end;
             }
@@ -144,7 +152,11 @@ pub fn definitions(tex: &str) -> Vec<(String, String)> {
                 let Some(end) = group_end(tex, q + open) else {
                     continue;
                 };
-                out.push((name.to_string(), tex[q + open + 1..end - 1].to_string()));
+                out.push((
+                    name.to_string(),
+                    tex[q + open + 1..end - 1].to_string(),
+                    p..end,
+                ));
                 i = end;
             }
             _ => {}

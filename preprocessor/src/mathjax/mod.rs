@@ -10,6 +10,7 @@
 //! TeX into TeX the engine accepts.
 
 pub mod compat;
+pub mod convert;
 pub mod tex2jax;
 pub mod text;
 pub mod theme;
