@@ -44,8 +44,19 @@ pub fn apply_config(html: &str, rules: &mut Tex2jax) -> bool {
             .map_or(html.len(), |i| open_end + i);
         let script = &html[open_end..close];
         found = true;
-        if let Some(config) = hub_config(script) {
-            apply(&config, rules);
+        match hub_config(script) {
+            Some(config) => apply(&config, rules),
+            // Something this reader does not follow (a function, a variable): the parts
+            // that matter, each on its own.
+            None => {
+                let mut parts = Vec::new();
+                for key in ["tex2jax", "TeX"] {
+                    if let Some(v) = object_after(script, key) {
+                        parts.push((key.to_string(), v));
+                    }
+                }
+                apply(&Value::Object(parts), rules);
+            }
         }
         from = close;
     }
@@ -60,6 +71,27 @@ fn hub_config(script: &str) -> Option<Value> {
         i: at + "Config(".len(),
     };
     p.value(0)
+}
+
+/// The object literal after the first `key:` in `script`, if it reads.
+fn object_after(script: &str, key: &str) -> Option<Value> {
+    let mut from = 0;
+    while let Some(at) = script[from..].find(key) {
+        let after = from + at + key.len();
+        let rest = script[after..].trim_start().trim_start_matches(['"', '\'']);
+        if let Some(rest) = rest.trim_start().strip_prefix(':') {
+            let start = script.len() - rest.len();
+            let mut p = Parser {
+                s: script.as_bytes(),
+                i: start,
+            };
+            if let Some(v @ Value::Object(_)) = p.value(0) {
+                return Some(v);
+            }
+        }
+        from = after;
+    }
+    None
 }
 
 fn apply(config: &Value, rules: &mut Tex2jax) {
@@ -283,6 +315,14 @@ mod tests {
         assert!(rules.process_escapes);
         assert_eq!(rules.macros["\\RR"], "{\\bf R}");
         assert_eq!(rules.macros["\\bold"], "{\\bf #1}");
+        // A function elsewhere in the configuration does not hide the delimiters.
+        let page = r#"<script type="text/x-mathjax-config">
+          MathJax.Hub.Config({ AuthorInit: function () { go(); },
+            tex2jax: { inlineMath: [['$','$']] } });
+        </script>"#;
+        let mut rules = Tex2jax::default();
+        assert!(apply_config(page, &mut rules));
+        assert_eq!(rules.inline, vec![("$".to_string(), "$".to_string())]);
         let mut stock = Tex2jax::default();
         assert!(!apply_config("<script>x</script>", &mut stock));
         assert_eq!(stock, Tex2jax::default());
