@@ -67,6 +67,13 @@ fn mathjax_only_tex_and_eaten_backslashes_are_warnings_and_mathjax_support_warns
         "{text}"
     );
     assert!(text.contains("src/inline.md:11:"), "{text}");
+    // Openers MathJax leaves as text (emphasis cut one, one never closes), located.
+    assert!(
+        text.contains("not math: MathJax leaves this opening delimiter as text"),
+        "{text}"
+    );
+    assert!(text.contains("src/inline.md:5:26"), "{text}");
+    assert!(text.contains("src/inline.md:16:"), "{text}");
     // `k_\min` typesets: no diagnostic points at it.
     assert!(!text.contains("inline.md:9:"), "{text}");
 }

@@ -50,6 +50,22 @@ impl Cx<'_> {
             replacements.push((l.range.clone(), shown));
         }
         self.report_eaten(&found.eaten);
+        for (at, close) in found.unclosed.iter().take(MAX_EATEN_SHOWN) {
+            let open_len = source[*at..]
+                .chars()
+                .take(if source[*at..].starts_with("\\\\") {
+                    3
+                } else {
+                    2
+                })
+                .map(char::len_utf8)
+                .sum::<usize>();
+            let d = self
+                .warning(*at..*at + open_len, "not math: MathJax leaves this opening delimiter as text")
+                .with_label(format!("no `{close}` follows in the same stretch of text"))
+                .with_hint(format!("close it with `{close}` before the paragraph ends, and keep Markdown out of the formula: `*`, `_` pairs, links and code in it cut it (write `\\*`, `\\_`); if this is not math, escape it"));
+            self.diagnostics.push(d);
+        }
         if source[region.clone()].contains("}`") {
             for role in &scan::scan_region(&source, region.clone()).roles {
                 if let Some(html) = self.role(role) {

@@ -66,6 +66,10 @@ pub struct MathjaxScan {
     /// Backslashes Markdown removed inside a formula that change its meaning: the byte of
     /// the backslash and the character after it (`\|` reaches MathJax as `|`).
     pub eaten: Vec<(usize, char)>,
+    /// Openers (`\(`, `$$`, `\[`...) MathJax leaves as text because their closer is not
+    /// in the same stretch of text (a paragraph, or emphasis, a link or code cut it):
+    /// the opener's source byte and the closer.
+    pub unclosed: Vec<(usize, String)>,
 }
 
 /// Characters whose backslash Markdown removes although `\x` means something else to
@@ -76,7 +80,13 @@ const MEANINGFUL: &[char] = &['|', '{', '}', ',', ';', '!', ':', '>', '#', '%', 
 pub fn scan_region(source: &str, region: Range<usize>, rules: &Tex2jax) -> MathjaxScan {
     let mut out = MathjaxScan::default();
     for run in text::runs(source, region, crate::scan::mdbook_options()) {
-        tex2jax::scan_run(rules, &run, &mut out.math, &mut out.literals);
+        tex2jax::scan_run(
+            rules,
+            &run,
+            &mut out.math,
+            &mut out.literals,
+            &mut out.unclosed,
+        );
     }
     out.math.sort_by_key(|f| f.range.start);
     out.literals.sort_by_key(|l| l.range.start);

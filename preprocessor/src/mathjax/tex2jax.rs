@@ -60,7 +60,15 @@ enum Start {
 }
 
 /// Every formula and literal dollar in `run`, in order.
-pub fn scan_run(rules: &Tex2jax, run: &Run, found: &mut Vec<Found>, literals: &mut Vec<Literal>) {
+/// Openers of two characters or more whose closer is not in their run are pushed to
+/// `unclosed` (source byte, the closer MathJax looked for).
+pub fn scan_run(
+    rules: &Tex2jax,
+    run: &Run,
+    found: &mut Vec<Found>,
+    literals: &mut Vec<Literal>,
+    unclosed: &mut Vec<(usize, String)>,
+) {
     let mut opens: Vec<(String, String, bool)> = rules
         .inline
         .iter()
@@ -212,6 +220,11 @@ pub fn scan_run(rules: &Tex2jax, run: &Run, found: &mut Vec<Found>, literals: &m
                         );
                         at = close;
                         continue 'outer;
+                    }
+                    if s.olen >= 2 {
+                        if let Node::Text(t) = &run[s.open.0] {
+                            unclosed.push((t.from[s.open.1], s.end));
+                        }
                     }
                 }
                 at = (next, 0);
