@@ -92,3 +92,17 @@ fn a_theme_sets_delimiters_escapes_and_macros() {
     assert!(!config.iter().any(|w| w.contains("CDN")), "{config:?}");
     let _ = fs::metadata(test.root.join("theme/head.hbs")).unwrap();
 }
+
+/// Edge cases of MathJax's rules (emphasis, tables, lists, quotes, raw HTML, `<br>`,
+/// entities, escapes, braces, unclosed openers, `\begin`, `\ref`, code, footnotes). The
+/// expected list was made by MathJax's own `tex2jax` over the page plain mdBook built
+/// (`mathjax_ref.mjs` of the MathJax corpus), not by this project: every formula it
+/// finds, with its exact TeX, and no other. A formula KaTeX cannot typeset is shown as
+/// its TeX source, as MathJax shows it.
+#[test]
+fn edge_cases_match_what_mathjax_typesets() {
+    let mut test = BookTest::from_dir("mathjax/edge");
+    test.build();
+    let expected = fs::read_to_string(test.fixture.join("expected/formulas.tsv")).unwrap();
+    assert_eq!(typeset_formulas(&test, &["a.html", "b.html"]), expected);
+}

@@ -141,9 +141,9 @@ impl Cx<'_> {
                     ..d
                 };
                 self.diagnostics.push(d.with_hint(
-                    "MathJax accepted this formula and KaTeX does not, so it is left as text; rewrite it in TeX both accept (see \"Coming from mdBook's MathJax\" in the guide)",
+                    "the page shows the formula's TeX source in its place, as MathJax shows a formula it cannot typeset; rewrite it in TeX that KaTeX accepts (see \"Coming from mdBook's MathJax\" in the guide)",
                 ));
-                None
+                Some(tex_source_in_place(&f.tex, f.display))
             }
         }
     }
@@ -173,6 +173,23 @@ impl Cx<'_> {
             self.diagnostics.push(d);
         }
     }
+}
+
+/// What MathJax (with its `noErrors` extension, part of mdBook's configuration) shows for
+/// a formula it cannot typeset: the TeX source, in red, where the formula was. Carries
+/// the TeX like every formula (`data-tex`).
+fn tex_source_in_place(tex: &str, display: bool) -> String {
+    let shown = crate::html::escape(tex.trim());
+    let inner = format!(
+        "<span class=\"katex\" data-tex=\"{}\"><span class=\"mc-tex-source\">{shown}</span></span>",
+        shown.replace('"', "&quot;")
+    );
+    let html = if display {
+        format!("<span class=\"katex-display\">{inner}</span>")
+    } else {
+        inner
+    };
+    math::markdown_safe(&html)
 }
 
 /// Renders `tex` as MathJax would accept it: as it is, or normalised
