@@ -106,3 +106,13 @@ fn edge_cases_match_what_mathjax_typesets() {
     let expected = fs::read_to_string(test.fixture.join("expected/formulas.tsv")).unwrap();
     assert_eq!(typeset_formulas(&test, &["a.html", "b.html"]), expected);
 }
+
+/// The same with a theme's configuration (`$` inline, `processEscapes`, macros): the
+/// expected list was made by MathJax's `tex2jax` with that configuration.
+#[test]
+fn edge_cases_of_a_theme_config_match_what_mathjax_typesets() {
+    let mut test = BookTest::from_dir("mathjax/edge_theme");
+    test.build();
+    let expected = fs::read_to_string(test.fixture.join("expected/formulas.tsv")).unwrap();
+    assert_eq!(typeset_formulas(&test, &["c.html"]), expected);
+}
