@@ -225,6 +225,18 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
     if mathjax_support && html {
         config_warnings.push(MATHJAX_CDN_WARNING.to_string());
     }
+    if mathjax.is_some() && html {
+        for file in ["index.hbs", "head.hbs"] {
+            let path = ctx.root.join(&theme_dir).join(file);
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            if let Some(src) = mathjax::theme::unconditional_mathjax(&text) {
+                config_warnings.push(format!(
+                    "{} loads MathJax on every page (`{src}`), which has nothing left to typeset now that mathcourse typesets every formula at build time: remove that script (and its `text/x-mathjax-config`, which mathcourse has read)",
+                    theme_dir.join(file).display()
+                ));
+            }
+        }
+    }
     let mut macros = book_macros(&ctx.root, &config)?;
     if let Some(rules) = &mathjax {
         for (name, expansion) in &rules.macros {

@@ -90,7 +90,20 @@ fn a_theme_sets_delimiters_escapes_and_macros() {
     assert!(main.contains("<p>It costs $5 and $10: escaped"), "{main}");
     let (config, _) = warnings(&test);
     assert!(!config.iter().any(|w| w.contains("CDN")), "{config:?}");
-    let _ = fs::metadata(test.root.join("theme/head.hbs")).unwrap();
+    // A theme that loads MathJax itself is told to stop: nothing is left for it.
+    let head = fs::read_to_string(test.fixture.join("theme/head.hbs")).unwrap();
+    let mut loads = BookTest::from_dir("mathjax/theme");
+    loads.change_file(
+        "theme/head.hbs",
+        &format!("{head}<script async src=\"https://cdn.example/MathJax.js?config=TeX-AMS_HTML\"></script>\n"),
+    );
+    let (config, _) = warnings(&loads);
+    assert!(
+        config.iter().any(|w| w.contains(
+            "loads MathJax on every page (`https://cdn.example/MathJax.js?config=TeX-AMS_HTML`)"
+        )),
+        "{config:?}"
+    );
 }
 
 /// Edge cases of MathJax's rules (emphasis, tables, lists, quotes, raw HTML, `<br>`,

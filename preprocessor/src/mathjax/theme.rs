@@ -63,6 +63,38 @@ pub fn apply_config(html: &str, rules: &mut Tex2jax) -> bool {
     found
 }
 
+/// The `src` of a `<script>` in `html` (a theme file) that loads MathJax whatever the
+/// book's `mathjax-support` says: not inside `{{#if mathjax_support}}`.
+pub fn unconditional_mathjax(html: &str) -> Option<String> {
+    let lower = html.to_ascii_lowercase();
+    let mut from = 0;
+    while let Some(at) = lower[from..].find("<script") {
+        let start = from + at;
+        let end = lower[start..].find('>').map_or(lower.len(), |e| start + e);
+        let tag = &html[start..end];
+        from = end;
+        let Some(src_at) = tag.to_ascii_lowercase().find("src=") else {
+            continue;
+        };
+        let src = tag[src_at + 4..]
+            .trim_start_matches(['"', '\''])
+            .split(['"', '\'', ' '])
+            .next()
+            .unwrap_or("");
+        if !src.to_ascii_lowercase().contains("mathjax") {
+            continue;
+        }
+        let before = &html[..start];
+        let guarded = before
+            .rfind("{{#if mathjax_support}}")
+            .is_some_and(|open| !before[open..].contains("{{/if}}"));
+        if !guarded {
+            return Some(src.to_string());
+        }
+    }
+    None
+}
+
 /// The object passed to `MathJax.Hub.Config(...)` in `script`.
 fn hub_config(script: &str) -> Option<Value> {
     let at = script.find("Config(")?;
@@ -323,6 +355,19 @@ mod tests {
         let mut rules = Tex2jax::default();
         assert!(apply_config(page, &mut rules));
         assert_eq!(rules.inline, vec![("$".to_string(), "$".to_string())]);
+        assert_eq!(
+            unconditional_mathjax(
+                "<script async src=\"https://cdn/MathJax.js?config=X\"></script>"
+            )
+            .as_deref(),
+            Some("https://cdn/MathJax.js?config=X")
+        );
+        assert_eq!(
+            unconditional_mathjax(
+                "{{#if mathjax_support}}<script src=\"m/MathJax.js\"></script>{{/if}}"
+            ),
+            None
+        );
         let mut stock = Tex2jax::default();
         assert!(!apply_config("<script>x</script>", &mut stock));
         assert_eq!(stock, Tex2jax::default());
