@@ -181,3 +181,71 @@ fn copy_dir(from: &Path, to: &Path, skip: &[&str]) {
         }
     }
 }
+
+/// Every typeset formula of the built pages, one line each: page, `I`/`D`, TeX (from
+/// the `data-tex` attribute that holds it in place of KaTeX's MathML annotation,
+/// whitespace collapsed), the format of the corpus's `reference.tsv`.
+pub fn typeset_formulas(test: &BookTest, pages: &[&str]) -> String {
+    let mut out = String::new();
+    for page in pages {
+        let html = test.main_of(page);
+        let starts: Vec<usize> = html
+            .match_indices("<span class=\"katex\"")
+            .map(|(i, _)| i)
+            .filter(|&i| matches!(html.as_bytes().get(i + 19), Some(b' ' | b'>')))
+            .collect();
+        for (n, &s) in starts.iter().enumerate() {
+            let seg = &html[s..starts.get(n + 1).copied().unwrap_or(html.len())];
+            let tag = &seg[..seg.find('>').unwrap_or(seg.len())];
+            let tex = tag
+                .split_once(" data-tex=\"")
+                .and_then(|(_, r)| r.split_once('"'))
+                .map_or("?", |(t, _)| t);
+            let tex = decode_references(tex);
+            let tex = tex.split_whitespace().collect::<Vec<_>>().join(" ");
+            let display = html[..s].ends_with("<span class=\"katex-display\">");
+            out.push_str(&format!(
+                "{page}\t{}\t{tex}\n",
+                if display { "D" } else { "I" }
+            ));
+        }
+    }
+    out
+}
+
+/// `text` with HTML character references decoded (named: the five of XML; numeric).
+pub fn decode_references(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let end = rest.find(';').filter(|&e| e <= 10);
+        let decoded = end.and_then(|e| match &rest[1..e] {
+            "lt" => Some('<'),
+            "gt" => Some('>'),
+            "quot" => Some('"'),
+            "amp" => Some('&'),
+            "apos" => Some('\''),
+            n => n
+                .strip_prefix('#')
+                .and_then(|d| match d.strip_prefix(['x', 'X']) {
+                    Some(h) => u32::from_str_radix(h, 16).ok(),
+                    None => d.parse().ok(),
+                })
+                .and_then(char::from_u32),
+        });
+        match (decoded, end) {
+            (Some(c), Some(e)) => {
+                out.push(c);
+                rest = &rest[e + 1..];
+            }
+            _ => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}

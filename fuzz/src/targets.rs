@@ -88,7 +88,27 @@ pub fn run(target: Target, input: &str, fixture: &Fixture, index: u64) -> usize 
     match target {
         Target::Scan => {
             let found = scan::scan(input, 0);
-            found.math.len() + found.roles.len() + found.declined.len() + found.commented.len()
+            // The other readings of math too: GitHub's `$` rules, MathJax's tex2jax (with
+            // `$` and escapes, as a theme sets them), and MathJax-only TeX rewritten.
+            let github = scan::scan_region_with(input, 0..input.len(), scan::Dollars::Github);
+            let mut rules = mdbook_mathcourse::mathjax::Tex2jax::default();
+            if index.is_multiple_of(2) {
+                rules.inline.push(("$".into(), "$".into()));
+                rules.process_escapes = true;
+            }
+            let mathjax = mdbook_mathcourse::mathjax::scan_region(input, 0..input.len(), &rules);
+            let compat = mathjax
+                .math
+                .iter()
+                .filter_map(|f| mdbook_mathcourse::mathjax::compat::normalize(&f.tex))
+                .count();
+            found.math.len()
+                + found.roles.len()
+                + found.declined.len()
+                + found.commented.len()
+                + github.math.len()
+                + mathjax.math.len()
+                + compat
         }
         Target::Blocks => {
             let mut n = block::misplaced_openers(input, 0..input.len()).len();

@@ -91,6 +91,7 @@ pub fn render_chapter(
         html,
         next_id: 0,
         anchors_by_block: crate::directive::contribute::anchors(&source, body_start),
+        mathjax_macros: Default::default(),
         anchors: std::collections::HashSet::new(),
         nesting: 0,
     };

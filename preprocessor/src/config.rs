@@ -74,6 +74,21 @@ pub struct Delimiter {
     pub right: String,
 }
 
+/// Which rules find math in the Markdown (`delimiters`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Delimiters {
+    /// `$...$` and `$$...$$` paired as mdbook-katex pairs them, plus `\(...\)` and
+    /// `\[...\]` (the default without `mathjax-support`).
+    MdbookKatex,
+    /// What MathJax 2.7 typesets in the page mdBook makes: after Markdown, with
+    /// `tex2jax`'s delimiters (`\\(`...`\\)` in the source) or the theme's (the default
+    /// with `mathjax-support = true`).
+    Mathjax,
+    /// The `$` rules of GitHub and pulldown-cmark's math extension.
+    Github,
+}
+
 /// Every option of `[preprocessor.mathcourse]`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields, default)]
@@ -105,6 +120,9 @@ pub struct Config {
     pub undefined_symbols: UndefinedSymbols,
     /// "n of m sections read" under each chapter's title, kept in the reader's browser.
     pub reading_progress: bool,
+    /// Which rules find math (default: `mathjax` when `[output.html] mathjax-support`
+    /// is on, `mdbook-katex` otherwise).
+    pub delimiters: Option<Delimiters>,
 
     // --- KaTeX options, same names as mdbook-katex ---
     /// KaTeX `output`.
@@ -154,6 +172,7 @@ impl Default for Config {
             symbols: None,
             undefined_symbols: UndefinedSymbols::Warn,
             reading_progress: true,
+            delimiters: None,
             output: Output::HtmlAndMathml,
             leqno: false,
             fleqn: false,

@@ -55,6 +55,10 @@ pub struct BookContext {
     /// Render options and fingerprint of each chapter with front-matter macros, for
     /// typesetting its symbols on other pages (see [`BookContext::with_chapter_macros`]).
     pub chapter_options: HashMap<PathBuf, (MathOptions, String)>,
+    /// MathJax's rules, when the book's math is read the way MathJax reads it.
+    pub mathjax: Option<crate::mathjax::Tex2jax>,
+    /// How `$` delimits math (when not read as MathJax reads it).
+    pub dollars: crate::scan::Dollars,
 }
 
 impl BookContext {
@@ -75,6 +79,8 @@ impl BookContext {
             modules: Default::default(),
             undefined_symbols: UndefinedSymbols::Warn,
             chapter_options: Default::default(),
+            mathjax: None,
+            dollars: Default::default(),
         }
     }
 

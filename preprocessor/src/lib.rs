@@ -29,7 +29,9 @@ pub mod init;
 /// its callers (notation, directives, the fuzzer) have always used.
 pub use mathcourse_tex as inspect;
 pub mod math;
+pub mod mathjax;
 pub(crate) mod notation;
+pub mod protocol;
 pub mod scan;
 pub(crate) mod symbol;
 pub(crate) mod templates;
@@ -207,7 +209,42 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
     drop(sources);
     diagnostics.extend(notation_diagnostics);
 
-    let macros = book_macros(&ctx.root, &config)?;
+    let mathjax_support = ctx
+        .config
+        .get::<bool>("output.html.mathjax-support")
+        .ok()
+        .flatten()
+        .unwrap_or(false);
+    let theme_dir = ctx
+        .config
+        .get::<PathBuf>("output.html.theme")
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| PathBuf::from("theme"));
+    let mathjax = mathjax_rules(&config, mathjax_support, &ctx.root.join(&theme_dir));
+    if mathjax_support && html {
+        config_warnings.push(MATHJAX_CDN_WARNING.to_string());
+    }
+    if mathjax.is_some() && html {
+        for file in ["index.hbs", "head.hbs"] {
+            let path = ctx.root.join(&theme_dir).join(file);
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            if let Some(src) = mathjax::theme::unconditional_mathjax(&text) {
+                config_warnings.push(format!(
+                    "{} loads MathJax on every page (`{src}`), which has nothing left to typeset now that mathcourse typesets every formula at build time: remove that script (and its `text/x-mathjax-config`, which mathcourse has read)",
+                    theme_dir.join(file).display()
+                ));
+            }
+        }
+    }
+    let mut macros = book_macros(&ctx.root, &config)?;
+    if let Some(rules) = &mathjax {
+        for (name, expansion) in &rules.macros {
+            macros
+                .entry(name.clone())
+                .or_insert_with(|| expansion.clone());
+        }
+    }
     let options = MathOptions::from_config(&config, macros);
     if html {
         assets::install(&ctx.root.join(&ctx.config.book.src))?;
@@ -231,8 +268,18 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
         modules,
         undefined_symbols: config.undefined_symbols,
         chapter_options: Default::default(),
-        fingerprint: options.fingerprint(),
+        fingerprint: if mathjax.is_some() {
+            format!("{};mathjax-compat", options.fingerprint())
+        } else {
+            options.fingerprint()
+        },
         options,
+        mathjax,
+        dollars: if config.delimiters == Some(config::Delimiters::Github) {
+            scan::Dollars::Github
+        } else {
+            scan::Dollars::MdbookKatex
+        },
         on_error: config.error_policy(),
         error_color: config.error_color.clone(),
         cache: Cache::new(cache_dir),
@@ -290,6 +337,48 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
         config_warnings,
         stats,
     })
+}
+
+/// Said once per build while `[output.html] mathjax-support = true`.
+const MATHJAX_CDN_WARNING: &str = "`[output.html] mathjax-support = true` still makes every page load MathJax 2.7 from a CDN (cdnjs.cloudflare.com), which typesets nothing now that mathcourse typesets every formula at build time: remove `mathjax-support = true` and add `delimiters = \"mathjax\"` under [preprocessor.mathcourse], so the math is still read the same way and the pages load no MathJax";
+
+/// MathJax's reading rules for this book, or `None` when its math is read another way:
+/// `delimiters = "mathjax"`, or mdBook's `mathjax-support` without a `delimiters`
+/// option. A `text/x-mathjax-config` script in the theme's `index.hbs` or `head.hbs`
+/// sets the delimiters, escapes and macros, as it does in the browser.
+fn mathjax_rules(config: &Config, mathjax_support: bool, theme: &Path) -> Option<mathjax::Tex2jax> {
+    let on = match config.delimiters {
+        Some(d) => d == config::Delimiters::Mathjax,
+        None => mathjax_support,
+    };
+    if !on {
+        return None;
+    }
+    let mut rules = mathjax::Tex2jax::default();
+    for file in ["index.hbs", "head.hbs"] {
+        let path = theme.join(file);
+        let small = std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= 4 << 20);
+        if let Some(text) = small.then(|| std::fs::read_to_string(&path).ok()).flatten() {
+            mathjax::theme::apply_config(&text, &mut rules);
+        }
+    }
+    Some(rules)
+}
+
+/// MathJax's reading rules for the book at `root` as its theme configures them (for
+/// `mdbook-mathcourse convert-mathjax`).
+pub fn theme_mathjax_rules(root: &Path) -> Result<mathjax::Tex2jax> {
+    let config = mdbook_preprocessor::config::Config::from_disk(root.join("book.toml"))?;
+    let theme = config
+        .get::<PathBuf>("output.html.theme")
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| PathBuf::from("theme"));
+    let forced = Config {
+        delimiters: Some(config::Delimiters::Mathjax),
+        ..Config::default()
+    };
+    Ok(mathjax_rules(&forced, true, &root.join(theme)).unwrap_or_default())
 }
 
 /// A chapter's fields the pipeline needs, borrowed so chapters can be processed in parallel.

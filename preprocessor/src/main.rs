@@ -38,6 +38,16 @@ enum Command {
         #[arg(long, default_value = "My math course")]
         title: String,
     },
+    /// Rewrites a book written for mdBook's MathJax with single backslashes: every
+    /// formula gets the TeX MathJax received, between `\(` `\)` or `$$`; then set
+    /// `delimiters = "mdbook-katex"`. Shows what would change unless --write is given.
+    ConvertMathjax {
+        /// The book's folder (holding book.toml).
+        dir: std::path::PathBuf,
+        /// Write the converted chapters (otherwise only count).
+        #[arg(long)]
+        write: bool,
+    },
     /// Lists the widgets and their parameters (what `:::{widget} NAME` accepts).
     Widgets {
         /// One widget's name; all widgets when left out.
@@ -56,6 +66,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Widgets { name }) => widgets(name.as_deref()),
+        Some(Command::ConvertMathjax { dir, write }) => convert_mathjax(&dir, write),
         Some(Command::Init { dir, title }) => {
             let dir = dir.unwrap_or_else(|| std::path::PathBuf::from("."));
             match mdbook_mathcourse::init::init(&dir, &title) {
@@ -76,6 +87,67 @@ fn main() -> ExitCode {
             }
         }
         None => preprocess(),
+    }
+}
+
+/// `mdbook-mathcourse convert-mathjax DIR [--write]`.
+fn convert_mathjax(dir: &std::path::Path, write: bool) -> ExitCode {
+    let run = || -> anyhow::Result<()> {
+        let rules = mdbook_mathcourse::theme_mathjax_rules(dir)?;
+        let config = mdbook_preprocessor::config::Config::from_disk(dir.join("book.toml"))?;
+        let src = dir.join(&config.book.src);
+        let mut files = Vec::new();
+        let mut stack = vec![src.clone()];
+        while let Some(d) = stack.pop() {
+            for entry in std::fs::read_dir(&d)? {
+                let path = entry?.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "md") {
+                    files.push(path);
+                }
+            }
+        }
+        files.sort();
+        let (mut formulas, mut changed) = (0, 0);
+        for path in &files {
+            let text = std::fs::read_to_string(path)?;
+            let out = mdbook_mathcourse::mathjax::convert::chapter(&text, &rules);
+            formulas += out.formulas;
+            for r in &out.kept {
+                let line = text[..r.start].lines().count().max(1);
+                println!(
+                    "{}:{line}: kept as written (its TeX holds a `$`)",
+                    path.display()
+                );
+            }
+            if out.text != text {
+                changed += 1;
+                if write {
+                    std::fs::write(path, &out.text)?;
+                }
+            }
+        }
+        println!(
+            "{formulas} formulas in {changed} of {} Markdown files {}",
+            files.len(),
+            if write {
+                "rewritten"
+            } else {
+                "would be rewritten (run again with --write)"
+            }
+        );
+        if write {
+            println!("now, in book.toml: remove `mathjax-support = true` and set `delimiters = \"mdbook-katex\"` under [preprocessor.mathcourse]; a `\\newcommand` in a formula holds only in that formula from now on: move such definitions to the book's `macros`");
+        }
+        Ok(())
+    };
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
     }
 }
 
@@ -111,14 +183,23 @@ fn widgets(name: Option<&str>) -> ExitCode {
 
 fn preprocess() -> ExitCode {
     let color = io::stderr().is_terminal();
-    let (ctx, book) = match mdbook_preprocessor::parse_input(io::stdin()) {
+    let mut input = String::new();
+    if let Err(err) = io::Read::read_to_string(&mut io::stdin(), &mut input) {
+        eprintln!("error: {NAME}: could not read the book from standard input: {err}");
+        return ExitCode::FAILURE;
+    }
+    let (ctx, book, protocol) = match mdbook_mathcourse::protocol::read(&input) {
         Ok(input) => input,
         Err(err) => {
-            eprintln!("error: {NAME}: {err:#}\n  help: this command is run by `mdbook build`; it reads a book as JSON on standard input");
+            eprintln!("error: {NAME}: {err:#}\n  help: this command is run by `mdbook build` (mdBook 0.4 or 0.5); it reads a book as JSON on standard input");
             return ExitCode::FAILURE;
         }
     };
-    if ctx.mdbook_version != mdbook_preprocessor::MDBOOK_VERSION {
+    drop(input);
+    let known = ctx.mdbook_version == mdbook_preprocessor::MDBOOK_VERSION
+        || (protocol == mdbook_mathcourse::protocol::Protocol::V04
+            && ctx.mdbook_version.starts_with("0.4."));
+    if !known {
         eprintln!(
             "warning: {NAME} was built against mdBook {}, but is being called from mdBook {}",
             mdbook_preprocessor::MDBOOK_VERSION,
@@ -154,8 +235,9 @@ fn preprocess() -> ExitCode {
     write_stats(&outcome.stats, started.elapsed());
     let stdout = io::stdout();
     let mut lock = stdout.lock();
-    if let Err(err) = serde_json::to_writer(&mut lock, &outcome.book)
-        .map_err(io::Error::from)
+    if let Err(err) = mdbook_mathcourse::protocol::write(&outcome.book, protocol)
+        .map_err(io::Error::other)
+        .and_then(|json| lock.write_all(json.as_bytes()))
         .and_then(|_| lock.flush())
     {
         eprintln!("error: {NAME}: could not write the book to standard output: {err}");

@@ -16,6 +16,10 @@ use std::ops::Range;
 
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 
+mod github;
+pub use github::github_math;
+use github::pulldown_dollar_math;
+
 /// Which delimiter introduced a formula.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Delimiter {
@@ -88,6 +92,11 @@ pub fn markdown_options() -> Options {
     structure_options() | Options::ENABLE_MATH
 }
 
+/// The Markdown options mdBook 0.5 renders with, without math and smart punctuation.
+pub fn mdbook_options() -> Options {
+    structure_options()
+}
+
 /// The Markdown options mdBook 0.5 renders with (no math: mdBook does not parse it, and
 /// dollars are paired by this module).
 fn structure_options() -> Options {
@@ -135,13 +144,49 @@ pub fn scan(source: &str, start: usize) -> Scan {
 /// Three passes: Markdown finds code and HTML; dollars are paired outside code; then,
 /// with the dollar math masked, `\[...\]` blocks, `\(...\)`, roles.
 pub fn scan_region(source: &str, region: Range<usize>) -> Scan {
+    scan_region_with(source, region, Dollars::MdbookKatex)
+}
+
+/// How `$` delimits math.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Dollars {
+    /// Paired as mdbook-katex pairs them (the default).
+    #[default]
+    MdbookKatex,
+    /// As pulldown-cmark's math extension reads them (GitHub's rules: `$` not followed
+    /// by a space opens, `$` not preceded by one closes, within a paragraph).
+    Github,
+}
+
+/// [`scan_region`] with the given `$` rules. GitHub's math syntax (```` ```math ````
+/// blocks and `` $`...`$ ``) is read under either.
+pub fn scan_region_with(source: &str, region: Range<usize>, dollars: Dollars) -> Scan {
     let Layout {
-        code,
+        mut code,
         indented,
         html,
         comments,
     } = code_and_html(source, region.clone());
-    let (mut math, declined) = find_dollar_math(source, region.clone(), &code, &indented);
+    let github = github_math(source, region.clone());
+    if !github.is_empty() {
+        let mut all = code.0.clone();
+        all.extend(github.iter().map(|s| s.range.clone()));
+        code = Regions::new(all);
+    }
+    let (mut math, declined) = match dollars {
+        Dollars::MdbookKatex => find_dollar_math(source, region.clone(), &code, &indented),
+        Dollars::Github => {
+            let mut m = pulldown_dollar_math(source, region.clone());
+            // pulldown-cmark reads `` $`x`$ `` as `$` math holding backticks.
+            m.retain(|s| {
+                !github
+                    .iter()
+                    .any(|g| g.range.start < s.range.end && s.range.start < g.range.end)
+            });
+            (m, Vec::new())
+        }
+    };
+    math.extend(github);
     // mdbook-katex typesets math inside HTML comments too (invisible either way).
     let none = Regions::default();
     let commented = comments

@@ -188,3 +188,133 @@ fn garbage_input_is_a_clear_error() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("reads a book as JSON"), "{stderr}");
 }
+
+/// The mdBook 0.4 CLI that `cargo xtask test` installs into `target/` (as it installs
+/// mdBook 0.5.4 on the PATH).
+fn mdbook_04() -> PathBuf {
+    let bin = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("target")
+        .join(format!("mdbook-{MDBOOK_04}"))
+        .join("bin")
+        .join("mdbook");
+    assert!(
+        bin.is_file(),
+        "mdBook {MDBOOK_04} is missing at {}: `cargo xtask test` installs it (or: cargo install mdbook --version {MDBOOK_04} --locked --no-default-features --root target/mdbook-{MDBOOK_04})",
+        bin.display()
+    );
+    bin
+}
+
+/// The mdBook 0.4 release the protocol test runs (keep in step with xtask's `MDBOOK_04`).
+const MDBOOK_04: &str = "0.4.52";
+
+#[test]
+fn the_real_mdbook_04_builds_a_book_with_parts_and_separators() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("src/part")).unwrap();
+    std::fs::write(
+        root.join("book.toml"),
+        format!(
+            "[book]\ntitle = \"Old mdBook\"\n\n[preprocessor.mathcourse]\ncommand = {:?}\n",
+            env!("CARGO_BIN_EXE_mdbook-mathcourse")
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/SUMMARY.md"),
+        "# Summary\n\n[Intro](intro.md)\n\n# A part\n\n- [One](part/one.md)\n  - [Two](part/two.md)\n\n---\n\n[After](after.md)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/intro.md"),
+        "# Intro\n\nEuler: $e^{i\\pi} + 1 = 0$.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/part/one.md"),
+        "# One\n\n$$\\int_0^1 x\\,dx$$\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("src/part/two.md"), "# Two\n\n```math\na^2\n```\n").unwrap();
+    std::fs::write(root.join("src/after.md"), "# After\n\n\\(y\\)\n").unwrap();
+    let out = Command::new(mdbook_04())
+        .arg("build")
+        .current_dir(root)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    for page in ["intro.html", "part/one.html", "part/two.html", "after.html"] {
+        let html = std::fs::read_to_string(root.join("book").join(page)).unwrap();
+        assert!(html.contains("<span class=\"katex\""), "{page}: {html}");
+    }
+    // The part title and the separator survived the round trip.
+    let toc = std::fs::read_to_string(root.join("book/toc.html")).unwrap();
+    assert!(toc.contains("A part"), "{toc}");
+    assert!(toc.contains("spacer"), "{toc}");
+}
+
+#[test]
+fn an_unknown_protocol_is_an_error_naming_both_versions() {
+    let mut child = bin()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(br#"[{"root":"/b","mdbook_version":"0.9.0"},{"chapters":[]}]"#)
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("mdBook 0.9.0"), "{stderr}");
+    assert!(
+        stderr.contains("mdBook 0.5's `items`") && stderr.contains("mdBook 0.4's `sections`"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn convert_mathjax_rewrites_formulas_with_single_backslashes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(
+        root.join("book.toml"),
+        "[book]\ntitle = \"T\"\n\n[output.html]\nmathjax-support = true\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("src/SUMMARY.md"), "# Summary\n\n- [A](a.md)\n").unwrap();
+    let chapter = "# A\n\nSee \\\\(k_\\min \\\\{x\\\\}\\\\) for $5.\n";
+    std::fs::write(root.join("src/a.md"), chapter).unwrap();
+    let dry = bin().arg("convert-mathjax").arg(root).output().unwrap();
+    assert!(dry.status.success());
+    assert!(String::from_utf8_lossy(&dry.stdout)
+        .contains("1 formulas in 1 of 2 Markdown files would be rewritten"));
+    assert_eq!(
+        std::fs::read_to_string(root.join("src/a.md")).unwrap(),
+        chapter
+    );
+    let out = bin()
+        .arg("convert-mathjax")
+        .arg(root)
+        .arg("--write")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("src/a.md")).unwrap(),
+        "# A\n\nSee \\(k_\\min \\{x\\}\\) for \\$5.\n"
+    );
+}

@@ -35,6 +35,17 @@ pub fn default_corpus() -> PathBuf {
     repo_root().join("../shared/corpus")
 }
 
+/// Where the corpus of books written for mdBook's MathJax lives: beside the repository.
+pub fn default_mathjax_corpus() -> PathBuf {
+    repo_root().join("../shared/corpus-mathjax")
+}
+
+/// A MathJax corpus entry: the book itself (`book.toml`) beside `reference.tsv`, whose
+/// TeX is exactly what MathJax received (compared as it is, `--exact`).
+fn is_mathjax_entry(dir: &Path) -> bool {
+    dir.join("book.toml").is_file() && dir.join("reference.tsv").is_file()
+}
+
 /// One formula as extracted from a built page.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 struct Formula {
@@ -84,7 +95,7 @@ pub fn run(args: &[String]) -> Result<()> {
 /// formula; one line and success when there is no corpus.
 pub fn test() -> Result<()> {
     let corpus = default_corpus();
-    if !corpus.is_dir() {
+    if !corpus.is_dir() && !default_mathjax_corpus().is_dir() {
         eprintln!(
             "xtask: compat skipped: no corpus of mdbook-katex books at {} (it sits beside the repository as shared/corpus)",
             corpus.display()
@@ -110,7 +121,11 @@ fn check(dirs: &[PathBuf], debug: bool, vs_katex: bool) -> Result<Vec<BookResult
     // A folder with `reference.tsv` is one book; any other folder is a corpus of them.
     let mut entries = Vec::new();
     if dirs.is_empty() {
-        entries = corpus_entries(&default_corpus())?;
+        for corpus in [default_corpus(), default_mathjax_corpus()] {
+            if corpus.is_dir() {
+                entries.extend(corpus_entries(&corpus)?);
+            }
+        }
     }
     for dir in dirs {
         if dir.join("reference.tsv").is_file() {
@@ -153,10 +168,20 @@ fn check(dirs: &[PathBuf], debug: bool, vs_katex: bool) -> Result<Vec<BookResult
         let reference = read_reference(&entry.join("reference.tsv"))?;
         let work = target.join("compat").join(&name);
         let book = work.join("ours");
-        copy_book(&entry.join("book"), &book, true)?;
+        let mathjax = is_mathjax_entry(&entry);
+        if mathjax {
+            copy_book(&entry, &book, false)?;
+            let toml = fs::read_to_string(book.join("book.toml"))?;
+            fs::write(
+                book.join("book.toml"),
+                format!("{toml}\n[preprocessor.mathcourse]\n"),
+            )?;
+        } else {
+            copy_book(&entry.join("book"), &book, true)?;
+        }
         let (seconds, stderr) = crate::util::mdbook_build(&book, &ours_bin)?;
         let ours = extract(&built_dir(&book))?;
-        let cmp = compare(&reference, &ours);
+        let cmp = compare(&reference, &ours, mathjax);
         let mut result = BookResult {
             name,
             reference: reference.len(),
@@ -167,7 +192,7 @@ fn check(dirs: &[PathBuf], debug: bool, vs_katex: bool) -> Result<Vec<BookResult
             seconds,
             katex: None,
         };
-        if let Some(bin) = &katex_bin {
+        if let Some(bin) = katex_bin.as_ref().filter(|_| !mathjax) {
             result.katex = Some(race(&entry.join("book"), &work, &ours_bin, bin)?);
         }
         results.push(result);
@@ -181,7 +206,9 @@ fn corpus_entries(corpus: &Path) -> Result<Vec<PathBuf>> {
         .with_context(|| format!("no corpus at {}", corpus.display()))?
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.join("book").is_dir() && p.join("reference.tsv").is_file())
+        .filter(|p| {
+            (p.join("book").is_dir() && p.join("reference.tsv").is_file()) || is_mathjax_entry(p)
+        })
         .collect();
     out.sort();
     Ok(out)
@@ -437,8 +464,9 @@ struct Comparison {
 /// (`?`, or holding `<em>`) are matched by page count only; a missing reference formula
 /// that is a prefix of an unmatched one of ours on the same page (emphasis cut it short)
 /// matches it; so does one that differs only by block-quote markers (`>`) mdbook-katex
-/// left inside a multi-line formula.
-fn compare(reference: &[Formula], ours: &[Formula]) -> Comparison {
+/// left inside a multi-line formula. With `exact` (a MathJax reference, whose TeX is what
+/// MathJax received after Markdown), ours is compared as it is, not unescaped.
+fn compare(reference: &[Formula], ours: &[Formula], exact: bool) -> Comparison {
     let mut mangled: BTreeMap<String, usize> = BTreeMap::new();
     let mut known = Vec::new();
     for f in reference {
@@ -453,7 +481,11 @@ fn compare(reference: &[Formula], ours: &[Formula]) -> Comparison {
         (
             f.page.clone(),
             f.display,
-            squash(&markdown_unescape(&f.tex)),
+            if exact {
+                squash(&f.tex)
+            } else {
+                squash(&markdown_unescape(&f.tex))
+            },
         )
     }));
     let mut missing: BTreeMap<Key, usize> = BTreeMap::new();
@@ -627,7 +659,12 @@ fn table(results: &[BookResult], debug: bool, vs_katex: bool) -> String {
          the formulas mdbook-katex typesets in it; *missing*: typeset by mdbook-katex, not by us; \
          *extra*: typeset by us only (math mdbook-katex skips, e.g. after an unmatched backtick, \
          or brought in by `{{{{#include}}}}` after it ran); *warnings*: ours, each a located \
-         `$...$` kept as text. With `--vs-katex`: medians of {ROUNDS} interleaved rounds, \
+         `$...$` kept as text. Books written for mdBook's MathJax (`../shared/corpus-mathjax`: \
+         games102, tari) get `[preprocessor.mathcourse]` added and nothing else changed; their \
+         reference is what MathJax 2.7's `tex2jax` typesets in the page mdBook built, compared \
+         exactly (the TeX MathJax received, after Markdown); their warnings are located \
+         notes (a backslash Markdown removed, a command defined nowhere), not failures. \
+         With `--vs-katex`: medians of {ROUNDS} interleaved rounds, \
          *cold* a fresh copy, *warm* the same after appending one formula to one chapter. \
          Load average at the end: {}.\n\n",
         mdbook.trim(),
@@ -701,9 +738,22 @@ mod tests {
             f("a.html", true, "y  =  1"),
             f("b.html", true, "k = 2"),
         ];
-        let cmp = compare(&reference, &ours);
+        let cmp = compare(&reference, &ours, false);
         assert_eq!(cmp.missing, vec!["b.html I: z".to_string()]);
         assert_eq!(cmp.extra, 0);
+        // Exact: a MathJax reference holds the TeX after Markdown; ours is not unescaped.
+        let exact = compare(
+            &[f("c.html", false, "\\{x\\}")],
+            &[f("c.html", false, "\\{x\\}")],
+            true,
+        );
+        assert!(exact.missing.is_empty(), "{exact:?}");
+        let unescaped = compare(
+            &[f("c.html", false, "\\{x\\}")],
+            &[f("c.html", false, "\\{x\\}")],
+            false,
+        );
+        assert_eq!(unescaped.missing.len(), 1);
     }
 
     #[test]

@@ -100,6 +100,8 @@ fn test() -> Result<()> {
     system::ensure_test_tools()?;
     ensure_npm_packages()?;
     ensure_mdbook()?;
+    // The protocol test (preprocessor/tests/cli.rs) builds a book with mdBook 0.4 too.
+    crate::util::ensure_mdbook_04()?;
     // Formatting and lints first: they fail fastest.
     run_in(&root, "cargo", &["fmt", "--all", "--", "--check"])?;
     run_in(

@@ -59,6 +59,38 @@ pub fn ensure_mdbook() -> Result<()> {
     )
 }
 
+/// The mdBook 0.4 release the protocol test builds a book with.
+pub const MDBOOK_04: &str = "0.4.52";
+
+/// Installs mdBook [`MDBOOK_04`] into `target/mdbook-<version>/` (not on the PATH: the
+/// course book is built with 0.5) when it is missing.
+pub fn ensure_mdbook_04() -> Result<()> {
+    let root = repo_root()
+        .join("target")
+        .join(format!("mdbook-{MDBOOK_04}"));
+    if root.join("bin/mdbook").is_file() {
+        return Ok(());
+    }
+    eprintln!(
+        "xtask: installing mdbook {MDBOOK_04} into {}",
+        root.display()
+    );
+    let root = root.to_string_lossy().to_string();
+    run(
+        "cargo",
+        &[
+            "install",
+            "mdbook",
+            "--version",
+            MDBOOK_04,
+            "--locked",
+            "--no-default-features",
+            "--root",
+            &root,
+        ],
+    )
+}
+
 /// Installs the tests' npm packages (official KaTeX, ...) from `tests/package-lock.json`.
 pub fn ensure_npm_packages() -> Result<()> {
     let tests = repo_root().join("tests");

@@ -22,6 +22,7 @@ mod inspectable;
 mod lists;
 mod math_block;
 pub(crate) mod math_errors;
+mod mathjax_math;
 mod practice;
 mod steps;
 mod symbol_list;
@@ -123,6 +124,9 @@ pub struct Cx<'a> {
     /// The id of each block that has one, by the offset of its opening line (counted
     /// once, by [`contribute::anchors`]).
     pub(crate) anchors_by_block: HashMap<usize, String>,
+    /// Macros defined so far on this page by `\newcommand` or `\def` in a formula
+    /// (MathJax keeps them for the rest of the page).
+    pub(crate) mathjax_macros: std::collections::BTreeMap<String, String>,
     /// Element ids handed out by [`Cx::first_anchor`].
     pub(crate) anchors: std::collections::HashSet<String>,
     /// How many directives enclose the one being rendered (see [`MAX_DIRECTIVE_NESTING`]).
@@ -358,7 +362,10 @@ impl<'a> Cx<'a> {
             }
             return math_errors::splice(&source[region.clone()], region.start, &replacements);
         }
-        let found = scan::scan_region(&source, region.clone());
+        if let Some(rules) = self.book.mathjax.as_ref() {
+            return self.plain_mathjax(region, rules);
+        }
+        let found = scan::scan_region_with(&source, region.clone(), self.book.dollars);
         for unread in &found.unread_roles {
             let d = if unread.in_html {
                 self.warning(
@@ -448,10 +455,10 @@ impl<'a> Cx<'a> {
         }
         let key = cache::key(self.fingerprint, display, tex);
         let options = self.math_options;
-        match self
-            .pack
-            .get_or_render(&key, || math::render(tex, display, options))
-        {
+        match self.pack.get_or_render(&key, || {
+            // MathJax's TeX that KaTeX rejects (`k_\min`) typesets in every book.
+            mathjax_math::render_as_mathjax(tex, display, options, false)
+        }) {
             Ok(html) => Some(html),
             Err(err) => {
                 let d = math_errors::math_diagnostic(self, span, &err);

@@ -1,0 +1,145 @@
+//! Books written for MathJax: their math read the way MathJax 2.7 reads it in the page.
+//!
+//! With mdBook's `mathjax-support = true`, MathJax runs in the reader's browser over the
+//! HTML mdBook made from the Markdown. So the TeX it typesets is what is left after
+//! Markdown: `\\(` reaches it as `\(`, `\\\\` as `\\`, `\_` as `_`, and a formula cut by
+//! emphasis or a link is not a formula. This module reproduces that: [`text`] reads a
+//! chapter into the text nodes the page will have (each byte mapped back to the
+//! source), [`tex2jax`] applies MathJax's delimiter rules to them, [`theme`] reads the
+//! delimiters and macros a custom theme configures, and [`compat`] turns MathJax-only
+//! TeX into TeX the engine accepts.
+
+pub mod compat;
+pub mod convert;
+pub mod tex2jax;
+pub mod text;
+pub mod theme;
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+pub use tex2jax::{Found, Literal};
+
+/// The `tex2jax` settings of a page (MathJax 2.7's defaults, or a theme's own).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tex2jax {
+    /// Inline delimiter pairs.
+    pub inline: Vec<(String, String)>,
+    /// Display delimiter pairs.
+    pub display: Vec<(String, String)>,
+    /// `\$` is a literal dollar.
+    pub process_escapes: bool,
+    /// `\begin{env}...\end{env}` is display math without delimiters.
+    pub process_environments: bool,
+    /// `\ref{..}` and `\eqref{..}` are math.
+    pub process_refs: bool,
+    /// Braces inside a formula must balance for a closer to count.
+    pub balance_braces: bool,
+    /// TeX macros from the theme's MathJax configuration (name with backslash).
+    pub macros: BTreeMap<String, String>,
+}
+
+impl Default for Tex2jax {
+    /// MathJax 2.7's defaults: what mdBook's stock `MathJax.js?config=TeX-AMS-MML_HTMLorMML`
+    /// tag gets.
+    fn default() -> Self {
+        let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+        Tex2jax {
+            inline: vec![pair("\\(", "\\)")],
+            display: vec![pair("$$", "$$"), pair("\\[", "\\]")],
+            process_escapes: false,
+            process_environments: true,
+            process_refs: true,
+            balance_braces: true,
+            macros: BTreeMap::new(),
+        }
+    }
+}
+
+/// What MathJax finds in a stretch of a chapter.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MathjaxScan {
+    /// Formulas, in source order.
+    pub math: Vec<Found>,
+    /// Escaped dollars MathJax shows as text.
+    pub literals: Vec<Literal>,
+    /// Backslashes Markdown removed inside a formula that change its meaning: the byte of
+    /// the backslash and the character after it (`\|` reaches MathJax as `|`).
+    pub eaten: Vec<(usize, char)>,
+    /// Openers (`\(`, `$$`, `\[`...) MathJax leaves as text because their closer is not
+    /// in the same stretch of text (a paragraph, or emphasis, a link or code cut it):
+    /// the opener's source byte and the closer.
+    pub unclosed: Vec<(usize, String)>,
+}
+
+/// Characters whose backslash Markdown removes although `\x` means something else to
+/// TeX than `x` (a norm, a brace, a space, a symbol).
+const MEANINGFUL: &[char] = &['|', '{', '}', ',', ';', '!', ':', '>', '#', '%', '&', '$'];
+
+/// Finds what MathJax typesets in `source[region]`.
+pub fn scan_region(source: &str, region: Range<usize>, rules: &Tex2jax) -> MathjaxScan {
+    let mut out = MathjaxScan::default();
+    for run in text::runs(source, region, crate::scan::mdbook_options()) {
+        tex2jax::scan_run(
+            rules,
+            &run,
+            &mut out.math,
+            &mut out.literals,
+            &mut out.unclosed,
+        );
+    }
+    out.math.sort_by_key(|f| f.range.start);
+    out.literals.sort_by_key(|l| l.range.start);
+    // Math first: a literal inside a formula's bytes is not shown (cannot happen with
+    // tex2jax, which reads escapes only between formulas).
+    let bytes = source.as_bytes();
+    for f in &out.math {
+        let mut i = f.range.start;
+        while i + 1 < f.range.end {
+            if bytes[i] == b'\\' {
+                let c = bytes[i + 1] as char;
+                if MEANINGFUL.contains(&c) && !preceded_by_odd_backslashes(bytes, i) {
+                    out.eaten.push((i, c));
+                }
+                i += 2;
+            } else {
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+fn preceded_by_odd_backslashes(bytes: &[u8], i: usize) -> bool {
+    bytes[..i].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every cut of a text full of traps (multi-byte characters beside HTML, escapes,
+    /// delimiters, entities) scans without a panic, with ranges inside the text.
+    #[test]
+    fn any_cut_of_a_tricky_text_scans() {
+        let text = "é<div>ü$$a&amp;ß\\(x\\)</div>\n\n\\(ç\\_\\|y\\|\\) *é* \\[\n∑\n\\]\n\n| a | \\(b\\|c\\) |\n|---|---|\n| é | $$ü$$ |\n\n<span>\\(z</span>\\)\\begin{x}é\\end{x} \\ref{é} \\$ `\\(c\\)`\n";
+        let mut rules = Tex2jax::default();
+        for escapes in [false, true] {
+            rules.process_escapes = escapes;
+            rules.inline.push(("$".into(), "$".into()));
+            let cuts: Vec<usize> = text
+                .char_indices()
+                .map(|(i, _)| i)
+                .chain([text.len()])
+                .collect();
+            for &a in &cuts {
+                for &b in cuts.iter().filter(|&&b| b >= a) {
+                    let found = scan_region(text, a..b, &rules);
+                    for f in &found.math {
+                        assert!(a <= f.range.start && f.range.end <= b, "{a}..{b}: {f:?}");
+                    }
+                }
+            }
+        }
+    }
+}

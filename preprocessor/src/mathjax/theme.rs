@@ -1,0 +1,375 @@
+//! The MathJax configuration a custom theme writes in a
+//! `<script type="text/x-mathjax-config">`: `tex2jax` delimiters and escapes, and TeX
+//! macros (`TeX: { Macros: { ... } }`). The script is JavaScript; only the object
+//! literals MathJax documents are read (strings, booleans, numbers, arrays, objects),
+//! never evaluated.
+
+use std::collections::BTreeMap;
+
+use super::Tex2jax;
+
+/// A JavaScript literal value.
+#[derive(Debug, Clone, PartialEq)]
+enum Value {
+    Str(String),
+    Bool(bool),
+    Num(f64),
+    Array(Vec<Value>),
+    Object(Vec<(String, Value)>),
+    Other,
+}
+
+impl Value {
+    fn get(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Object(entries) => entries.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+}
+
+/// Applies every `text/x-mathjax-config` script of `html` (a theme's `index.hbs`) to
+/// `rules`. Returns false when the page has none.
+pub fn apply_config(html: &str, rules: &mut Tex2jax) -> bool {
+    let mut found = false;
+    let lower = html.to_ascii_lowercase();
+    let mut from = 0;
+    while let Some(at) = lower[from..].find("text/x-mathjax-config") {
+        let at = from + at;
+        let Some(open_end) = lower[at..].find('>').map(|i| at + i + 1) else {
+            break;
+        };
+        let close = lower[open_end..]
+            .find("</script")
+            .map_or(html.len(), |i| open_end + i);
+        let script = &html[open_end..close];
+        found = true;
+        match hub_config(script) {
+            Some(config) => apply(&config, rules),
+            // Something this reader does not follow (a function, a variable): the parts
+            // that matter, each on its own.
+            None => {
+                let mut parts = Vec::new();
+                for key in ["tex2jax", "TeX"] {
+                    if let Some(v) = object_after(script, key) {
+                        parts.push((key.to_string(), v));
+                    }
+                }
+                apply(&Value::Object(parts), rules);
+            }
+        }
+        from = close;
+    }
+    found
+}
+
+/// The `src` of a `<script>` in `html` (a theme file) that loads MathJax whatever the
+/// book's `mathjax-support` says: not inside `{{#if mathjax_support}}`.
+pub fn unconditional_mathjax(html: &str) -> Option<String> {
+    let lower = html.to_ascii_lowercase();
+    let mut from = 0;
+    while let Some(at) = lower[from..].find("<script") {
+        let start = from + at;
+        let end = lower[start..].find('>').map_or(lower.len(), |e| start + e);
+        let tag = &html[start..end];
+        from = end;
+        let Some(src_at) = tag.to_ascii_lowercase().find("src=") else {
+            continue;
+        };
+        let src = tag[src_at + 4..]
+            .trim_start_matches(['"', '\''])
+            .split(['"', '\'', ' '])
+            .next()
+            .unwrap_or("");
+        if !src.to_ascii_lowercase().contains("mathjax") {
+            continue;
+        }
+        let before = &html[..start];
+        let guarded = before
+            .rfind("{{#if mathjax_support}}")
+            .is_some_and(|open| !before[open..].contains("{{/if}}"));
+        if !guarded {
+            return Some(src.to_string());
+        }
+    }
+    None
+}
+
+/// The object passed to `MathJax.Hub.Config(...)` in `script`.
+fn hub_config(script: &str) -> Option<Value> {
+    let at = script.find("Config(")?;
+    let mut p = Parser {
+        s: script.as_bytes(),
+        i: at + "Config(".len(),
+    };
+    p.value(0)
+}
+
+/// The object literal after the first `key:` in `script`, if it reads.
+fn object_after(script: &str, key: &str) -> Option<Value> {
+    let mut from = 0;
+    while let Some(at) = script[from..].find(key) {
+        let after = from + at + key.len();
+        let rest = script[after..].trim_start().trim_start_matches(['"', '\'']);
+        if let Some(rest) = rest.trim_start().strip_prefix(':') {
+            let start = script.len() - rest.len();
+            let mut p = Parser {
+                s: script.as_bytes(),
+                i: start,
+            };
+            if let Some(v @ Value::Object(_)) = p.value(0) {
+                return Some(v);
+            }
+        }
+        from = after;
+    }
+    None
+}
+
+fn apply(config: &Value, rules: &mut Tex2jax) {
+    if let Some(t) = config.get("tex2jax") {
+        let pairs = |v: Option<&Value>| -> Option<Vec<(String, String)>> {
+            let Value::Array(items) = v? else { return None };
+            Some(
+                items
+                    .iter()
+                    .filter_map(|pair| match pair {
+                        Value::Array(p) => match (p.first(), p.get(1)) {
+                            (Some(Value::Str(a)), Some(Value::Str(b))) => {
+                                Some((a.clone(), b.clone()))
+                            }
+                            _ => None,
+                        },
+                        _ => None,
+                    })
+                    .collect(),
+            )
+        };
+        if let Some(p) = pairs(t.get("inlineMath")) {
+            rules.inline = p;
+        }
+        if let Some(p) = pairs(t.get("displayMath")) {
+            rules.display = p;
+        }
+        let flag = |key: &str, into: &mut bool| {
+            if let Some(Value::Bool(b)) = t.get(key) {
+                *into = *b;
+            }
+        };
+        flag("processEscapes", &mut rules.process_escapes);
+        flag("processEnvironments", &mut rules.process_environments);
+        flag("processRefs", &mut rules.process_refs);
+        flag("balanceBraces", &mut rules.balance_braces);
+    }
+    if let Some(Value::Object(macros)) = config.get("TeX").and_then(|t| t.get("Macros")) {
+        rules.macros.extend(read_macros(macros));
+    }
+}
+
+/// MathJax macros: `name: "expansion"` or `name: ["expansion", arguments]`.
+fn read_macros(entries: &[(String, Value)]) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for (name, value) in entries {
+        let expansion = match value {
+            Value::Str(s) => Some(s.clone()),
+            Value::Array(items) => match items.first() {
+                Some(Value::Str(s)) => Some(s.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(e) = expansion {
+            out.insert(format!("\\{name}"), e);
+        }
+    }
+    out
+}
+
+/// A small reader of JavaScript object literals.
+struct Parser<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+/// How deep literals may nest (a guard against hostile themes).
+const MAX_DEPTH: usize = 32;
+
+impl Parser<'_> {
+    fn skip_ws(&mut self) {
+        loop {
+            while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
+                self.i += 1;
+            }
+            if self.s[self.i..].starts_with(b"//") {
+                while self.i < self.s.len() && self.s[self.i] != b'\n' {
+                    self.i += 1;
+                }
+            } else if self.s[self.i..].starts_with(b"/*") {
+                self.i = self.s[self.i..]
+                    .windows(2)
+                    .position(|w| w == b"*/")
+                    .map_or(self.s.len(), |k| self.i + k + 2);
+            } else {
+                return;
+            }
+        }
+    }
+
+    fn value(&mut self, depth: usize) -> Option<Value> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        self.skip_ws();
+        let c = *self.s.get(self.i)?;
+        match c {
+            b'{' => {
+                self.i += 1;
+                let mut entries = Vec::new();
+                loop {
+                    self.skip_ws();
+                    match self.s.get(self.i)? {
+                        b'}' => {
+                            self.i += 1;
+                            return Some(Value::Object(entries));
+                        }
+                        b',' => self.i += 1,
+                        _ => {
+                            let key = self.key()?;
+                            self.skip_ws();
+                            if self.s.get(self.i) != Some(&b':') {
+                                return None;
+                            }
+                            self.i += 1;
+                            let v = self.value(depth + 1)?;
+                            entries.push((key, v));
+                        }
+                    }
+                }
+            }
+            b'[' => {
+                self.i += 1;
+                let mut items = Vec::new();
+                loop {
+                    self.skip_ws();
+                    match self.s.get(self.i)? {
+                        b']' => {
+                            self.i += 1;
+                            return Some(Value::Array(items));
+                        }
+                        b',' => self.i += 1,
+                        _ => items.push(self.value(depth + 1)?),
+                    }
+                }
+            }
+            b'"' | b'\'' => self.string().map(Value::Str),
+            _ => {
+                let start = self.i;
+                while self.i < self.s.len()
+                    && !matches!(self.s[self.i], b',' | b'}' | b']' | b')')
+                    && !self.s[self.i].is_ascii_whitespace()
+                {
+                    self.i += 1;
+                }
+                let word = std::str::from_utf8(&self.s[start..self.i]).ok()?;
+                Some(match word {
+                    "true" => Value::Bool(true),
+                    "false" => Value::Bool(false),
+                    w => w.parse().map(Value::Num).unwrap_or(Value::Other),
+                })
+            }
+        }
+    }
+
+    fn key(&mut self) -> Option<String> {
+        match self.s.get(self.i)? {
+            b'"' | b'\'' => self.string(),
+            _ => {
+                let start = self.i;
+                while self.i < self.s.len()
+                    && (self.s[self.i].is_ascii_alphanumeric()
+                        || matches!(self.s[self.i], b'_' | b'$'))
+                {
+                    self.i += 1;
+                }
+                (self.i > start)
+                    .then(|| String::from_utf8_lossy(&self.s[start..self.i]).into_owned())
+            }
+        }
+    }
+
+    /// A quoted string with JavaScript escapes (`\\` is one backslash).
+    fn string(&mut self) -> Option<String> {
+        let quote = self.s[self.i];
+        self.i += 1;
+        let mut out = Vec::new();
+        while let Some(&c) = self.s.get(self.i) {
+            self.i += 1;
+            if c == quote {
+                return String::from_utf8(out).ok();
+            }
+            if c == b'\\' {
+                let e = *self.s.get(self.i)?;
+                self.i += 1;
+                out.push(match e {
+                    b'n' => b'\n',
+                    b't' => b'\t',
+                    other => other,
+                });
+            } else {
+                out.push(c);
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_delimiters_escapes_and_macros() {
+        let page = r#"<script type="text/x-mathjax-config">
+          MathJax.Hub.Config({
+            tex2jax: {
+              inlineMath: [ ['$','$'], ["\\(","\\)"] ], // inline
+              displayMath: [ ['$$','$$'], ["\\[","\\]"] ],
+              processEscapes: true,
+            },
+            TeX: { Macros: { RR: "{\\bf R}", bold: ["{\\bf #1}", 1] } }
+          });
+        </script>"#;
+        let mut rules = Tex2jax::default();
+        assert!(apply_config(page, &mut rules));
+        assert_eq!(rules.inline[0], ("$".to_string(), "$".to_string()));
+        assert_eq!(rules.inline[1], ("\\(".to_string(), "\\)".to_string()));
+        assert_eq!(rules.display.len(), 2);
+        assert!(rules.process_escapes);
+        assert_eq!(rules.macros["\\RR"], "{\\bf R}");
+        assert_eq!(rules.macros["\\bold"], "{\\bf #1}");
+        // A function elsewhere in the configuration does not hide the delimiters.
+        let page = r#"<script type="text/x-mathjax-config">
+          MathJax.Hub.Config({ AuthorInit: function () { go(); },
+            tex2jax: { inlineMath: [['$','$']] } });
+        </script>"#;
+        let mut rules = Tex2jax::default();
+        assert!(apply_config(page, &mut rules));
+        assert_eq!(rules.inline, vec![("$".to_string(), "$".to_string())]);
+        assert_eq!(
+            unconditional_mathjax(
+                "<script async src=\"https://cdn/MathJax.js?config=X\"></script>"
+            )
+            .as_deref(),
+            Some("https://cdn/MathJax.js?config=X")
+        );
+        assert_eq!(
+            unconditional_mathjax(
+                "{{#if mathjax_support}}<script src=\"m/MathJax.js\"></script>{{/if}}"
+            ),
+            None
+        );
+        let mut stock = Tex2jax::default();
+        assert!(!apply_config("<script>x</script>", &mut stock));
+        assert_eq!(stock, Tex2jax::default());
+    }
+}

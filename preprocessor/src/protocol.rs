@@ -1,0 +1,128 @@
+//! mdBook's preprocessor protocol, in both versions in use: `[context, book]` as JSON on
+//! standard input, the book back on standard output, in the shape it came in.
+//!
+//! mdBook 0.5 sends `{"items": [...]}`; mdBook 0.4 sends `{"sections": [...],
+//! "__non_exhaustive": null}` and a context whose configuration holds keys 0.5 no longer
+//! accepts (`book.multilingual`). Chapters, separators and part titles are the same in
+//! both. The answer goes back in the version that came in.
+
+use anyhow::{anyhow, bail, Context, Result};
+use mdbook_preprocessor::book::Book;
+use mdbook_preprocessor::PreprocessorContext;
+use serde_json::Value;
+
+/// Which protocol mdBook spoke.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    /// mdBook 0.4 (`sections`).
+    V04,
+    /// mdBook 0.5 (`items`).
+    V05,
+}
+
+/// Reads `[context, book]` in either protocol.
+pub fn read(input: &str) -> Result<(PreprocessorContext, Book, Protocol)> {
+    let value: Value =
+        serde_json::from_str(input).context("Unable to parse the input: not JSON")?;
+    let Value::Array(mut pair) = value else {
+        bail!("Unable to parse the input: expected `[context, book]`");
+    };
+    if pair.len() != 2 {
+        bail!("Unable to parse the input: expected `[context, book]`");
+    }
+    let mut book = pair.pop().unwrap_or_default();
+    let mut ctx = pair.pop().unwrap_or_default();
+    let version = ctx
+        .get("mdbook_version")
+        .and_then(Value::as_str)
+        .unwrap_or("unknown")
+        .to_string();
+    let protocol = match &book {
+        Value::Object(o) if o.contains_key("items") => Protocol::V05,
+        Value::Object(o) if o.contains_key("sections") => Protocol::V04,
+        _ => bail!(
+            "mdBook {version} sent a book in a protocol this preprocessor does not know (neither mdBook 0.5's `items` nor mdBook 0.4's `sections`); mathcourse reads mdBook 0.4 and 0.5: use one of them"
+        ),
+    };
+    if protocol == Protocol::V04 {
+        if let Value::Object(o) = &mut book {
+            if let Some(sections) = o.remove("sections") {
+                o.insert("items".into(), sections);
+            }
+            o.remove("__non_exhaustive");
+        }
+        if let Some(Value::Object(b)) = ctx.get_mut("config").and_then(|c| c.get_mut("book")) {
+            b.remove("multilingual");
+        }
+        if let Value::Object(c) = &mut ctx {
+            c.remove("__non_exhaustive");
+        }
+    }
+    let ctx: PreprocessorContext = serde_json::from_value(ctx).map_err(|e| {
+        anyhow!("Unable to parse the input from mdBook {version}: the context: {e}")
+    })?;
+    let book: Book = serde_json::from_value(book)
+        .map_err(|e| anyhow!("Unable to parse the input from mdBook {version}: the book: {e}"))?;
+    Ok((ctx, book, protocol))
+}
+
+/// The book as JSON in `protocol`.
+pub fn write(book: &Book, protocol: Protocol) -> Result<String> {
+    let mut value = serde_json::to_value(book)?;
+    if protocol == Protocol::V04 {
+        if let Value::Object(o) = &mut value {
+            if let Some(items) = o.remove("items") {
+                o.insert("sections".into(), items);
+            }
+            o.insert("__non_exhaustive".into(), Value::Null);
+        }
+    }
+    Ok(serde_json::to_string(&value)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const V04: &str = r#"[{"root":"/b","config":{"book":{"authors":[],"language":"en","multilingual":false,"src":"src","title":"T"},"output":{"html":{}},"preprocessor":{"mathcourse":{}}},"renderer":"html","mdbook_version":"0.4.52","__non_exhaustive":null},
+      {"sections":[{"Chapter":{"name":"A","content":"$x$","number":[1],"sub_items":[],"path":"a.md","source_path":"a.md","parent_names":[]}},"Separator",{"PartTitle":"P"}],"__non_exhaustive":null}]"#;
+
+    #[test]
+    fn reads_mdbook_04_and_answers_in_its_shape() {
+        let (ctx, book, protocol) = read(V04).unwrap();
+        assert_eq!(protocol, Protocol::V04);
+        assert_eq!(ctx.mdbook_version, "0.4.52");
+        assert_eq!(book.items.len(), 3);
+        let out: Value = serde_json::from_str(&write(&book, protocol).unwrap()).unwrap();
+        assert_eq!(out["sections"].as_array().unwrap().len(), 3);
+        assert_eq!(out["sections"][1], "Separator");
+        assert_eq!(out["sections"][2]["PartTitle"], "P");
+        assert!(out.get("items").is_none());
+        assert!(out["__non_exhaustive"].is_null());
+    }
+
+    #[test]
+    fn reads_mdbook_05_and_answers_in_its_shape() {
+        let v05 = V04
+            .replace("\"sections\"", "\"items\"")
+            .replace(",\"__non_exhaustive\":null", "")
+            .replace("\"multilingual\":false,", "")
+            .replace("0.4.52", "0.5.4");
+        let (_, book, protocol) = read(&v05).unwrap();
+        assert_eq!(protocol, Protocol::V05);
+        let out: Value = serde_json::from_str(&write(&book, protocol).unwrap()).unwrap();
+        assert_eq!(out["items"].as_array().unwrap().len(), 3);
+        assert!(out.get("sections").is_none());
+    }
+
+    #[test]
+    fn an_unknown_protocol_names_both_versions() {
+        let err = read(r#"[{"mdbook_version":"0.9.0"},{"chapters":[]}]"#).unwrap_err();
+        let text = format!("{err:#}");
+        assert!(text.contains("mdBook 0.9.0"), "{text}");
+        assert!(
+            text.contains("mdBook 0.4") && text.contains("0.5"),
+            "{text}"
+        );
+    }
+}

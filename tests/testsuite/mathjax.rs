@@ -1,0 +1,131 @@
+//! Books written for mdBook's MathJax (`mathjax-support = true`, or a theme that loads
+//! MathJax itself with `delimiters = "mathjax"`): every formula MathJax 2.7 would
+//! typeset in the page is typeset at build time, with the TeX MathJax receives.
+
+use std::fs;
+
+use mathcourse_tests::{check_snapshot, typeset_formulas, BookTest};
+use mdbook_driver::MDBook;
+use mdbook_mathcourse::diagnostic::render_all;
+use mdbook_preprocessor::PreprocessorContext;
+
+/// Config warnings and every diagnostic, as the CLI prints them.
+fn warnings(test: &BookTest) -> (Vec<String>, String) {
+    let md = MDBook::load(&test.root).unwrap();
+    let ctx = PreprocessorContext::new(test.root.clone(), md.config.clone(), "html".into());
+    let outcome = mdbook_mathcourse::process(&ctx, md.book.clone()).unwrap();
+    assert!(
+        !outcome.has_errors(),
+        "{}",
+        render_all(&outcome.diagnostics, false)
+    );
+    (
+        outcome.config_warnings,
+        render_all(&outcome.diagnostics, false),
+    )
+}
+
+#[test]
+fn a_mathjax_book_is_read_as_mathjax_reads_its_pages() {
+    let mut test = BookTest::from_dir("mathjax/stock");
+    test.build();
+    check_snapshot(
+        &typeset_formulas(&test, &["inline.html", "display.html"]),
+        &test.fixture.join("expected/formulas.tsv"),
+    );
+    let inline = test.main_of("inline.html");
+    // Emphasis cut it: text, as in MathJax's page.
+    assert!(inline.contains("\\(a <em>b</em> c\\)"), "{inline}");
+    assert!(inline.contains("<code>\\\\(y\\\\)</code>"), "{inline}");
+    assert!(inline.contains("$x$ stays text"), "{inline}");
+    // An opener without a closer hides the rest of its paragraph from MathJax.
+    assert!(
+        inline.contains("\\(z and then \\[w\\] on the same line"),
+        "{inline}"
+    );
+    let display = test.main_of("display.html");
+    assert!(display.contains("$$ not math in code $$"), "{display}");
+    assert!(
+        display.contains("<pre>$$ not math in pre $$</pre>"),
+        "{display}"
+    );
+}
+
+#[test]
+fn mathjax_only_tex_and_eaten_backslashes_are_warnings_and_mathjax_support_warns_once() {
+    let test = BookTest::from_dir("mathjax/stock");
+    let (config, text) = warnings(&test);
+    let cdn: Vec<_> = config.iter().filter(|w| w.contains("CDN")).collect();
+    assert_eq!(cdn.len(), 1, "{config:?}");
+    assert!(
+        cdn[0].contains("remove `mathjax-support = true`"),
+        "{}",
+        cdn[0]
+    );
+    assert!(
+        text.contains("Markdown turns `\\|` into `|` before the math is read"),
+        "{text}"
+    );
+    assert!(text.contains("src/inline.md:11:"), "{text}");
+    // Openers MathJax leaves as text (emphasis cut one, one never closes), located.
+    assert!(
+        text.contains("not math: MathJax leaves this opening delimiter as text"),
+        "{text}"
+    );
+    assert!(text.contains("src/inline.md:5:26"), "{text}");
+    assert!(text.contains("src/inline.md:16:"), "{text}");
+    // `k_\min` typesets: no diagnostic points at it.
+    assert!(!text.contains("inline.md:9:"), "{text}");
+}
+
+#[test]
+fn a_theme_sets_delimiters_escapes_and_macros() {
+    let mut test = BookTest::from_dir("mathjax/theme");
+    test.build();
+    assert_eq!(
+        typeset_formulas(&test, &["dollars.html"]),
+        "dollars.html\tI\tx \\in \\RR\ndollars.html\tI\t\\pair{a}{b}\ndollars.html\tD\t\\sum_{i=1}^n i\n"
+    );
+    let main = test.main_of("dollars.html");
+    assert!(main.contains("<p>It costs $5 and $10: escaped"), "{main}");
+    let (config, _) = warnings(&test);
+    assert!(!config.iter().any(|w| w.contains("CDN")), "{config:?}");
+    // A theme that loads MathJax itself is told to stop: nothing is left for it.
+    let head = fs::read_to_string(test.fixture.join("theme/head.hbs")).unwrap();
+    let mut loads = BookTest::from_dir("mathjax/theme");
+    loads.change_file(
+        "theme/head.hbs",
+        &format!("{head}<script async src=\"https://cdn.example/MathJax.js?config=TeX-AMS_HTML\"></script>\n"),
+    );
+    let (config, _) = warnings(&loads);
+    assert!(
+        config.iter().any(|w| w.contains(
+            "loads MathJax on every page (`https://cdn.example/MathJax.js?config=TeX-AMS_HTML`)"
+        )),
+        "{config:?}"
+    );
+}
+
+/// Edge cases of MathJax's rules (emphasis, tables, lists, quotes, raw HTML, `<br>`,
+/// entities, escapes, braces, unclosed openers, `\begin`, `\ref`, code, footnotes). The
+/// expected list was made by MathJax's own `tex2jax` over the page plain mdBook built
+/// (`mathjax_ref.mjs` of the MathJax corpus), not by this project: every formula it
+/// finds, with its exact TeX, and no other. A formula KaTeX cannot typeset is shown as
+/// its TeX source, as MathJax shows it.
+#[test]
+fn edge_cases_match_what_mathjax_typesets() {
+    let mut test = BookTest::from_dir("mathjax/edge");
+    test.build();
+    let expected = fs::read_to_string(test.fixture.join("expected/formulas.tsv")).unwrap();
+    assert_eq!(typeset_formulas(&test, &["a.html", "b.html"]), expected);
+}
+
+/// The same with a theme's configuration (`$` inline, `processEscapes`, macros): the
+/// expected list was made by MathJax's `tex2jax` with that configuration.
+#[test]
+fn edge_cases_of_a_theme_config_match_what_mathjax_typesets() {
+    let mut test = BookTest::from_dir("mathjax/edge_theme");
+    test.build();
+    let expected = fs::read_to_string(test.fixture.join("expected/formulas.tsv")).unwrap();
+    assert_eq!(typeset_formulas(&test, &["c.html"]), expected);
+}
