@@ -92,6 +92,7 @@ pub fn render_chapter(
         next_id: 0,
         anchors_by_block: crate::directive::contribute::anchors(&source, body_start),
         mathjax_macros: Default::default(),
+        calc_scope: Default::default(),
         anchors: std::collections::HashSet::new(),
         nesting: 0,
     };

@@ -78,6 +78,8 @@ pub struct Line {
     /// Values computed on the way that the line does not show (a `calc` block's
     /// lines): numbers in the body may state them.
     pub computed: Vec<f64>,
+    /// The values a `calc` block named, which the `{calc}` roles of its body may use.
+    pub scope: calc::Scope,
 }
 
 /// One check being run: its block, kind and options as written. The kinds' functions
@@ -194,7 +196,9 @@ impl Directive for Check {
         context.insert("computation_html", &math);
         context.insert("computation_text", &line.text);
         context.insert("all_checked", &all_checked);
+        let saved = std::mem::replace(&mut cx.calc_scope, line.scope.clone());
         let body = cx.markdown(block.body.clone());
+        cx.calc_scope = saved;
         cx.template(
             "check",
             context,
@@ -204,9 +208,16 @@ impl Directive for Check {
     }
 
     fn degrade(&self, block: &Block, cx: &mut Cx) -> String {
+        let evaluated = evaluate(block, cx);
+        let scope = evaluated
+            .as_ref()
+            .map(|(_, line)| line.scope.clone())
+            .unwrap_or_default();
+        let saved = std::mem::replace(&mut cx.calc_scope, scope);
         let body = cx.markdown(block.body.clone());
+        cx.calc_scope = saved;
         let mut out = body.trim().to_string();
-        match evaluate(block, cx) {
+        match evaluated {
             Ok((_, line)) => {
                 if !out.is_empty() {
                     out.push_str("\n\n");

@@ -127,6 +127,9 @@ pub struct Cx<'a> {
     /// Macros defined so far on this page by `\newcommand` or `\def` in a formula
     /// (MathJax keeps them for the rest of the page).
     pub(crate) mathjax_macros: std::collections::BTreeMap<String, String>,
+    /// The names of the `{check} calc` block whose body is rendering (its `{calc}`
+    /// roles may use them); empty elsewhere.
+    pub(crate) calc_scope: check::calc::Scope,
     /// Element ids handed out by [`Cx::first_anchor`].
     pub(crate) anchors: std::collections::HashSet<String>,
     /// How many directives enclose the one being rendered (see [`MAX_DIRECTIVE_NESTING`]).

@@ -57,6 +57,11 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ),
 ];
 
+/// The values a `calc` block computed, by name: the `{calc}` roles of its body may use
+/// them (set on [`Cx`] while the body renders).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Scope(Vec<(String, Val)>);
+
 /// What a name is, for checking uses before evaluating.
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
@@ -174,7 +179,10 @@ fn check_names(
                     names_hint(&u.name, &list)
                 )
             } else {
-                "an inline `{calc}` uses numbers, `pi`, `e` and functions only; for names, use a `{check} calc` block".to_string()
+                format!(
+                    "an inline `{{calc}}` uses numbers, `pi`, `e`, functions and, in the text of a `{{check}} calc` block, that block's names{}",
+                    names_hint(&u.name, &list)
+                )
             },
         ));
     }
@@ -464,7 +472,13 @@ pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
         tex_rows.push(row);
         text_rows.push(text);
     }
+    let scope = Scope(
+        done.iter()
+            .filter_map(|d| d.value.clone().map(|v| (d.name.clone(), v)))
+            .collect(),
+    );
     Ok(Line {
+        scope,
         computed: done
             .iter()
             .filter_map(|d| d.value.as_ref())
@@ -660,8 +674,14 @@ pub fn role(cx: &Cx, content: &str, whole: Range<usize>) -> Result<String, Diagn
             .with_label(label)
             .with_hint(hint)
     })?;
+    // Inside a `calc` block's body, the block's names.
     let names = Names {
-        defined: Vec::new(),
+        defined: cx
+            .calc_scope
+            .0
+            .iter()
+            .map(|(n, _)| (n.clone(), Kind::Value))
+            .collect(),
     };
     if let Err((position, _, message, hint)) = check_names(left, 0, &[], &names, false) {
         let len = caret_len(content, position);
@@ -670,7 +690,11 @@ pub fn role(cx: &Cx, content: &str, whole: Range<usize>) -> Result<String, Diagn
             .with_label("used here")
             .with_hint(hint));
     }
-    let value = Env::new().eval(&expr, &[]).map_err(|e| {
+    let mut env = Env::new();
+    for (name, value) in &cx.calc_scope.0 {
+        env.values.insert(name.clone(), value.clone());
+    }
+    let value = env.eval(&expr, &[]).map_err(|e| {
         cx.error(
             place(0..left.trim_end().len()),
             "cannot compute this `{calc}` expression",
@@ -805,6 +829,20 @@ mod tests {
         assert!(out.contains("class=\"katex\""), "{out}");
         let e = errors("Big: {calc}`6.02214076 * 10^23 ≈ 6.03e23`.\n");
         assert!(e.contains("checked to 3 significant digits"), "{e}");
+    }
+
+    /// In the text of a `calc` block, a `{calc}` role uses the block's names; outside,
+    /// they are unknown.
+    #[test]
+    fn a_role_in_a_calc_block_uses_its_names() {
+        use crate::directive::testkit::{errors, render};
+        let src = ":::{check} calc\n---\nlines: |\n  a = 2\n  b = a^2 + 1\nexpect:\n  b: 5\n---\nSo {calc}`sqrt(b) ≈ 2.24`.\n:::\n";
+        let out = render(src);
+        assert!(out.contains("class=\"katex\""), "{out}");
+        let e = errors(&src.replace("2.24", "2.42"));
+        assert!(e.contains("stated 2.42"), "{e}");
+        let e = errors(&format!("{src}\nLater {{calc}}`sqrt(b) ≈ 2.24`.\n"));
+        assert!(e.contains("unknown name `b`"), "{e}");
     }
 
     #[test]

@@ -115,6 +115,7 @@ pub(super) fn derivative(run: &Run) -> Result<Line, Diagnostic> {
     let at = tex::input(o.at);
     Ok(Line {
         computed: Vec::new(),
+        scope: Default::default(),
         tex: format!(
             "f(x) = {},\\quad\\allowbreak f'({at}) {} {}",
             tex::expr(&f),
@@ -145,6 +146,7 @@ pub(super) fn chain_rule(run: &Run) -> Result<Line, Diagnostic> {
     let at = tex::input(o.at);
     Ok(Line {
 computed: Vec::new(),
+scope: Default::default(),
         tex: format!(
             "f(u) = {},\\allowbreak\\ g(x) = {};\\quad\\allowbreak (f\\circ g)'({at}) = f'(g({at}))\\,g'({at}) {} {}",
             tex::expr(&outer),
@@ -214,6 +216,7 @@ pub(super) fn gd(run: &Run) -> Result<Line, Diagnostic> {
     let (stated_tex, stated_text) = (bare(&s.tex), bare(&s.text));
     Ok(Line {
 computed: Vec::new(),
+scope: Default::default(),
         tex: format!(
             "f(x) = {},\\allowbreak\\ {{x_0 = {x0}}},\\allowbreak\\ {{\\eta = {lr}}};\\quad\\allowbreak {xs_tex} {} {stated_tex}",
             tex::expr(&f),

@@ -140,6 +140,7 @@ pub(super) fn softmax(run: &Run) -> Result<Line, Diagnostic> {
     };
     Ok(Line {
         computed: Vec::new(),
+        scope: Default::default(),
         tex: format!(
             "\\operatorname{{softmax}}({scores}{}) {} {}",
             t.replace("; ", ";\\ "),
@@ -163,6 +164,7 @@ pub(super) fn entropy(run: &Run) -> Result<Line, Diagnostic> {
     let p = tex::inputs(&o.p).join(", ");
     Ok(Line {
         computed: Vec::new(),
+        scope: Default::default(),
         tex: format!("H({p}) {} {}{ut}", s.rel_tex(), s.tex),
         text: format!("H({p}) {} {}{ux}", s.rel(), s.text),
     })
@@ -182,6 +184,7 @@ pub(super) fn surprise(run: &Run) -> Result<Line, Diagnostic> {
     let p = tex::input(o.p);
     Ok(Line {
         computed: Vec::new(),
+        scope: Default::default(),
         tex: format!("-{lt} {p} {} {}{ut}", s.rel_tex(), s.tex),
         text: format!("−{lx} {p} {} {}{ux}", s.rel(), s.text),
     })
@@ -202,6 +205,7 @@ pub(super) fn cross_entropy(run: &Run) -> Result<Line, Diagnostic> {
     let (mt, mx) = mean_surprise(&o.probs, lt, lx);
     Ok(Line {
         computed: Vec::new(),
+        scope: Default::default(),
         tex: format!("{mt} {} {}{ut}", s.rel_tex(), s.tex),
         text: format!("{mx} {} {}{ux}", s.rel(), s.text),
     })
@@ -215,6 +219,7 @@ pub(super) fn perplexity(run: &Run) -> Result<Line, Diagnostic> {
     let (mt, mx) = mean_surprise(&o.probs, "\\ln", "ln");
     Ok(Line {
         computed: Vec::new(),
+        scope: Default::default(),
         tex: format!("\\exp\\bigl({mt}\\bigr) {} {}", s.rel_tex(), s.tex),
         text: format!("exp({mx}) {} {}", s.rel(), s.text),
     })
@@ -256,6 +261,7 @@ pub(super) fn log_product(run: &Run) -> Result<Line, Diagnostic> {
     let values: Vec<String> = o.values.iter().map(|v| tex::input(*v)).collect();
     Ok(Line {
         computed: Vec::new(),
+        scope: Default::default(),
         tex: format!(
             "{lt}({}) = {} {} {}",
             values.join(" \\cdot "),

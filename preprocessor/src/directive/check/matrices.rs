@@ -41,6 +41,7 @@ pub(super) fn matmul(run: &Run) -> Result<Line, Diagnostic> {
     let (ra, rb) = (input_rows(&o.a), input_rows(&o.b));
     Ok(Line {
         computed: Vec::new(),
+        scope: Default::default(),
         tex: format!(
             "{}{} {} {}",
             matrix_tex(&ra),
@@ -127,11 +128,13 @@ pub(super) fn shape(run: &Run) -> Result<Line, Diagnostic> {
     Ok(match computed {
         Ok(c) => Line {
             computed: Vec::new(),
+            scope: Default::default(),
             tex: format!("{at}\\,{bt} \\to {} \\times {}", c.0, c.1),
             text: format!("({})({}) → {}", dims(a), dims(b), dims(c)),
         },
         Err(_) => Line {
             computed: Vec::new(),
+            scope: Default::default(),
             tex: format!(
                 "{at}\\,{bt}\\colon\\ \\text{{undefined}}\\ ({} \\ne {})",
                 a.1, b.0

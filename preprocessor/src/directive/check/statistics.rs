@@ -38,6 +38,7 @@ pub(super) fn std_sum(run: &Run) -> Result<Line, Diagnostic> {
         .collect();
     Ok(Line {
         computed: Vec::new(),
+        scope: Default::default(),
         tex: format!(
             "\\sqrt{{{}}} {} {}",
             squares.join(" + "),

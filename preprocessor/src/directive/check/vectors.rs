@@ -35,6 +35,7 @@ pub(super) fn dot(run: &Run) -> Result<Line, Diagnostic> {
     let (a, b) = (vec_text(&o.a), vec_text(&o.b));
     Ok(Line {
         computed: Vec::new(),
+        scope: Default::default(),
         tex: format!("{a} \\cdot {b} {} {}", s.rel_tex(), s.tex),
         text: format!("{a} · {b} {} {}", s.rel(), s.text),
     })
@@ -48,6 +49,7 @@ pub(super) fn norm(run: &Run) -> Result<Line, Diagnostic> {
     let a = vec_text(&o.a);
     Ok(Line {
         computed: Vec::new(),
+        scope: Default::default(),
         tex: format!("\\lVert {a} \\rVert {} {}", s.rel_tex(), s.tex),
         text: format!("‖{a}‖ {} {}", s.rel(), s.text),
     })
@@ -75,6 +77,7 @@ fn cosine_or_angle(run: &Run, degrees: bool) -> Result<Line, Diagnostic> {
     Ok(if degrees {
         Line {
             computed: Vec::new(),
+            scope: Default::default(),
             tex: format!(
                 "\\angle\\bigl({a}, {b}\\bigr) {} {}^\\circ",
                 s.rel_tex(),
@@ -85,6 +88,7 @@ fn cosine_or_angle(run: &Run, degrees: bool) -> Result<Line, Diagnostic> {
     } else {
         Line {
             computed: Vec::new(),
+            scope: Default::default(),
             tex: format!(
                 "\\cos\\angle\\bigl({a}, {b}\\bigr) {} {}",
                 s.rel_tex(),
