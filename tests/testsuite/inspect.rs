@@ -662,3 +662,26 @@ fn two_chapters_never_share_equation_numbers() {
     );
     assert_eq!((errors, text.as_str()), (0, ""));
 }
+
+/// The claims index typesets each claim with the macros of the chapter that states it,
+/// and reports nothing of its own (a mistake in a claim is reported in its chapter).
+#[test]
+fn the_claims_index_uses_each_claims_chapter_macros() {
+    let mut test = BookTest::from_dir("inspect/basic");
+    let softmax = std::fs::read_to_string(test.root.join("src/softmax.md")).unwrap();
+    test.change_file(
+        "src/softmax.md",
+        &format!(
+            "---\nmacros:\n  \\vw: \\mathbf{{w}}\n---\n{}",
+            softmax.replace(
+                "Softmax outputs are positive and sum to one.",
+                "Softmax outputs are positive and sum to one for any $\\vw$."
+            )
+        ),
+    );
+    test.build();
+    let index = test.main_of("claims.html");
+    assert!(index.contains("for any"), "{index}");
+    assert!(index.contains("mathbf"), "\\vw expanded in the index: {index}");
+    assert!(!index.contains("mc-error"), "{index}");
+}

@@ -272,8 +272,13 @@ impl Directive for ClaimsIndex {
             };
             let mut rows = Vec::new();
             for c in claims.iter().filter(|c| c.status == word) {
-                let summary_html = cx.inline(&c.summary, span.clone());
-                let source_html = c.source.as_ref().map(|s| cx.inline(s, span.clone()));
+                // Typeset with the macros of the chapter that states the claim.
+                let (summary_html, source_html) = cx.in_chapter(&c.chapter, |cx| {
+                    (
+                        cx.inline(&c.summary, span.clone()),
+                        c.source.as_ref().map(|s| cx.inline(s, span.clone())),
+                    )
+                });
                 rows.push(ClaimRow {
                     summary_html,
                     source_html,

@@ -171,6 +171,27 @@ impl<'a> Cx<'a> {
         self.anchors.insert(id.clone()).then_some(id)
     }
 
+    /// Runs `f` with the math options (macros) of `chapter`, for text shown outside the
+    /// chapter that wrote it (a claim in the claims index). Its diagnostics are dropped:
+    /// the same text is rendered, and its mistakes reported, in its own chapter.
+    pub fn in_chapter<R>(
+        &mut self,
+        chapter: &std::path::Path,
+        f: impl FnOnce(&mut Self) -> R,
+    ) -> R {
+        let saved = (self.math_options, self.fingerprint);
+        let book: &'a BookContext = self.book;
+        if let Some((options, fingerprint)) = book.chapter_options.get(chapter) {
+            self.math_options = options;
+            self.fingerprint = fingerprint.as_str();
+        }
+        let before = self.diagnostics.len();
+        let out = f(self);
+        (self.math_options, self.fingerprint) = saved;
+        self.diagnostics.truncate(before);
+        out
+    }
+
     /// Runs `f` as if in the chapter that defined `def`, to show one of its fields
     /// (`key`) on another page or in another block: with that chapter's macros, and with
     /// any problem `f` reports moved to the definition, where the author fixes it. A
