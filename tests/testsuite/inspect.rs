@@ -682,6 +682,9 @@ fn the_claims_index_uses_each_claims_chapter_macros() {
     test.build();
     let index = test.main_of("claims.html");
     assert!(index.contains("for any"), "{index}");
-    assert!(index.contains("mathbf"), "\\vw expanded in the index: {index}");
+    assert!(
+        index.contains("mathbf"),
+        "\\vw expanded in the index: {index}"
+    );
     assert!(!index.contains("mc-error"), "{index}");
 }
