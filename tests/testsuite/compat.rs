@@ -4,44 +4,7 @@
 //! formulas listed in `expected/formulas.tsv` (page, `I`/`D`, TeX), and prose dollars
 //! stay text.
 
-use mathcourse_tests::{check_snapshot, BookTest};
-
-/// Every typeset formula of the built pages, one line each: page, `I`/`D`, TeX (from
-/// the `data-tex` attribute that holds it in place of KaTeX's MathML annotation,
-/// whitespace collapsed).
-fn formulas(test: &BookTest, pages: &[&str]) -> String {
-    let mut out = String::new();
-    for page in pages {
-        let html = test.main_of(page);
-        let starts: Vec<usize> = html
-            .match_indices("<span class=\"katex\"")
-            .map(|(i, _)| i)
-            .filter(|&i| matches!(html.as_bytes().get(i + 19), Some(b' ' | b'>')))
-            .collect();
-        for (n, &s) in starts.iter().enumerate() {
-            let seg = &html[s..starts.get(n + 1).copied().unwrap_or(html.len())];
-            let tag = &seg[..seg.find('>').unwrap_or(seg.len())];
-            let tex = tag
-                .split_once(" data-tex=\"")
-                .and_then(|(_, r)| r.split_once('"'))
-                .map_or("?", |(t, _)| t);
-            let tex = tex
-                .replace("&lt;", "<")
-                .replace("&gt;", ">")
-                .replace("&quot;", "\"")
-                .replace("&#92;", "\\")
-                .replace("&#39;", "'")
-                .replace("&amp;", "&");
-            let tex = tex.split_whitespace().collect::<Vec<_>>().join(" ");
-            let display = html[..s].ends_with("<span class=\"katex-display\">");
-            out.push_str(&format!(
-                "{page}\t{}\t{tex}\n",
-                if display { "D" } else { "I" }
-            ));
-        }
-    }
-    out
-}
+use mathcourse_tests::{check_snapshot, typeset_formulas as formulas, BookTest};
 
 const PAGES: &[&str] = &[
     "inline.html",
