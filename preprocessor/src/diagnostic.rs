@@ -149,6 +149,15 @@ impl LineIndex {
             .partition_point(|&s| s <= offset)
             .saturating_sub(1)
     }
+
+    /// [`line_col`] of byte `offset` in `text` (the text this index was made of), in
+    /// time that grows with the length of that one line, not with the text.
+    pub fn line_col(&self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = floor_char_boundary(text, offset.min(text.len()));
+        let line = self.line_of(offset);
+        let col = text[self.starts[line]..offset].chars().count() + 1;
+        (line + 1, col)
+    }
 }
 
 /// 1-based line and column (counted in characters) of byte `offset` in `text`.
@@ -174,32 +183,113 @@ fn clamp_span(source: &str, span: Range<usize>) -> Range<usize> {
     start..end
 }
 
+/// Line indexes of the sources diagnostics point into, made once per source (the
+/// diagnostics of one chapter share one `Arc`), so locating many diagnostics costs
+/// each one only its own line, not a pass over the chapter.
+#[derive(Default)]
+struct Indexes {
+    by_source: std::collections::HashMap<*const u8, (std::sync::Arc<str>, LineIndex)>,
+}
+
+impl Indexes {
+    fn of(&mut self, source: &std::sync::Arc<str>) -> &LineIndex {
+        // The `Arc` kept in the map keeps the address from being reused.
+        &self
+            .by_source
+            .entry(std::sync::Arc::as_ptr(source) as *const u8)
+            .or_insert_with(|| (source.clone(), LineIndex::new(source)))
+            .1
+    }
+}
+
 /// Drops repeats: the same problem (severity, file, line and message) reported from
 /// several places, e.g. a symbol's typo found in its table, a legend and the index.
 pub fn dedup(diagnostics: &mut Vec<Diagnostic>) {
     let mut seen = std::collections::HashSet::new();
+    let mut indexes = Indexes::default();
     diagnostics.retain(|d| {
-        let (line, _) = d.line_col();
+        let line = indexes.of(&d.source).line_of(d.span.start);
         seen.insert((d.severity, d.path.clone(), line, d.message.clone()))
     });
 }
 
-/// Renders a list of diagnostics, errors and warnings in source order.
+/// At most this many errors, and this many warnings, are shown for one file; the
+/// rest are summed up in one line that says how many and on which lines.
+pub const MAX_SHOWN_PER_FILE: usize = 50;
+
+/// Renders a list of diagnostics, errors and warnings in source order: the first
+/// [`MAX_SHOWN_PER_FILE`] errors and warnings of each file in full, then for each file
+/// with more, one line saying how many more there are and where.
 pub fn render_all(diagnostics: &[Diagnostic], color: bool) -> String {
     let mut out = String::new();
-    let mut index: Option<(std::sync::Arc<str>, LineIndex)> = None;
+    let mut indexes = Indexes::default();
+    // Per (file, severity): how many were seen, and the count and lines of those not
+    // shown (in order of their first hidden diagnostic).
+    let mut counts: std::collections::HashMap<(&Path, Severity), (usize, Option<usize>)> =
+        Default::default();
+    let mut hidden: Vec<(&Path, Severity, usize, Vec<usize>)> = Vec::new();
     for d in diagnostics {
-        let same = index
-            .as_ref()
-            .is_some_and(|(source, _)| std::sync::Arc::ptr_eq(source, &d.source));
-        if !same {
-            index = Some((d.source.clone(), LineIndex::new(&d.source)));
+        let lines = indexes.of(&d.source);
+        let (seen, slot) = counts.entry((d.path.as_path(), d.severity)).or_default();
+        *seen += 1;
+        if *seen > MAX_SHOWN_PER_FILE {
+            let line = lines.line_of(d.span.start) + 1;
+            let i = *slot.get_or_insert_with(|| {
+                hidden.push((d.path.as_path(), d.severity, 0, Vec::new()));
+                hidden.len() - 1
+            });
+            hidden[i].2 += 1;
+            hidden[i].3.push(line);
+            continue;
         }
-        let lines = &index.as_ref().expect("set above").1;
         out.push_str(&d.render_with(color, lines));
         out.push_str("\n\n");
     }
+    for (path, severity, count, mut lines) in hidden {
+        lines.sort_unstable();
+        lines.dedup();
+        out.push_str(&more_line(path, severity, count, &lines, color));
+    }
     out
+}
+
+/// The line that stands for the diagnostics of one file and severity not shown, e.g.
+/// `error: 950 more errors in src/a.md, not shown: on 950 lines from 60 to 1009 (60, 61, …)`.
+fn more_line(
+    path: &Path,
+    severity: Severity,
+    count: usize,
+    lines: &[usize],
+    color: bool,
+) -> String {
+    let (level, kind) = match severity {
+        Severity::Error => ("error", "error"),
+        Severity::Warning => ("warning", "warning"),
+    };
+    let level = if color {
+        let code = if severity == Severity::Error { 31 } else { 33 };
+        format!("\x1b[1;{code}m{level}\x1b[0m")
+    } else {
+        level.to_string()
+    };
+    let s = if count == 1 { "" } else { "s" };
+    let place = match lines {
+        [one] => format!("on line {one}"),
+        [first, .., last] => {
+            let shown: Vec<String> = lines.iter().take(5).map(|l| l.to_string()).collect();
+            let more = if lines.len() > 5 { ", …" } else { "" };
+            format!(
+                "on {} lines from {first} to {last} ({}{more})",
+                lines.len(),
+                shown.join(", ")
+            )
+        }
+        [] => String::new(),
+    };
+    format!(
+        "{level}: {count} more {kind}{s} in {}, not shown: {place}\n  = note: at most {MAX_SHOWN_PER_FILE} {kind}s of one file are shown in full; fix those shown and build again to see the rest\n\n",
+        path.display()
+    )
 }
 
 #[cfg(test)]
@@ -221,22 +311,50 @@ mod tests {
         // Regression: 16,000 diagnostics each re-rendered the whole source (quadratic).
         let line = "text $x$ more\n";
         let src: Arc<str> = Arc::from(line.repeat(16_000));
-        let ds: Vec<Diagnostic> = (0..16_000)
-            .map(|i| {
-                let at = i * line.len() + 5;
-                Diagnostic::warning(Path::new("src/a.md"), &src, at..at + 3, "w")
-            })
-            .collect();
-        let text = render_all(&ds, false);
-        assert_eq!(text.matches("text $x$ more").count(), 16_000);
-        assert!(
-            text.contains("src/a.md:16000:6"),
-            "{}",
-            &text[text.len() - 300..]
-        );
+        let lines = LineIndex::new(&src);
+        for i in [0, 7_999, 15_999] {
+            let at = i * line.len() + 5;
+            let d = Diagnostic::warning(Path::new("src/a.md"), &src, at..at + 3, "w");
+            let text = d.render_with(false, &lines);
+            assert_eq!(text.matches("text $x$ more").count(), 1, "{text}");
+            assert!(text.contains(&format!("src/a.md:{}:6", i + 1)), "{text}");
+            assert_eq!(lines.line_col(&src, at), line_col(&src, at));
+        }
         // A span over two lines shows both.
         let d = Diagnostic::error(Path::new("a.md"), &src, 5..line.len() + 8, "two");
         assert_eq!(d.render(false).matches("text $x$ more").count(), 2);
+    }
+
+    #[test]
+    fn many_errors_of_one_file_are_summed_up_after_a_limit() {
+        // Issue #23: 16,000 broken formulas printed 16,000 seven-line errors.
+        let line = "text $x$ more\n";
+        let src: Arc<str> = Arc::from(line.repeat(16_000));
+        let other: Arc<str> = Arc::from("one $y$\n");
+        let mut ds: Vec<Diagnostic> = (0..16_000)
+            .map(|i| {
+                let at = i * line.len() + 5;
+                Diagnostic::error(Path::new("src/a.md"), &src, at..at + 3, "e")
+            })
+            .collect();
+        // Warnings are counted apart from errors, and each file on its own.
+        ds.push(Diagnostic::warning(Path::new("src/a.md"), &src, 5..8, "w"));
+        ds.push(Diagnostic::error(Path::new("src/b.md"), &other, 4..7, "e"));
+        let text = render_all(&ds, false);
+        assert_eq!(
+            text.matches("text $x$ more").count(),
+            MAX_SHOWN_PER_FILE + 1,
+            "{text}"
+        );
+        assert!(text.contains("src/a.md:50:6"), "{text}");
+        assert!(!text.contains("src/a.md:51:6"), "{text}");
+        assert!(text.contains("src/b.md:1:5"), "{text}");
+        assert!(text.contains("warning: w\n --> src/a.md:1:6"), "{text}");
+        let more = text.trim_end().rsplit("\n\n").next().unwrap();
+        assert_eq!(
+            more,
+            "error: 15950 more errors in src/a.md, not shown: on 15950 lines from 51 to 16000 (51, 52, 53, 54, 55, …)\n  = note: at most 50 errors of one file are shown in full; fix those shown and build again to see the rest"
+        );
     }
 
     #[test]

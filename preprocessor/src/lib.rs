@@ -472,6 +472,7 @@ fn collect_labels(
         let shown = src_name.join(ch.source_path.unwrap_or(&path));
         let source: std::sync::Arc<str> = std::sync::Arc::from(ch.content.as_str());
         let start = frontmatter::locate(&source).map_or(0, |b| b.body_start);
+        let lines = diagnostic::LineIndex::new(&source);
         let module = modules
             .iter()
             .find(|(_, p)| ch.path.is_some_and(|c| c == *p))
@@ -484,7 +485,7 @@ fn collect_labels(
             .into_iter()
             .enumerate()
         {
-            let (line, col) = diagnostic::line_col(&source, span.start);
+            let (line, col) = lines.line_col(&source, span.start);
             let here = format!("{}:{line}:{col}", shown.display());
             if n == 0 {
                 match prefixes.get(&prefix) {

@@ -217,12 +217,13 @@ fn preprocess() -> ExitCode {
     for w in &outcome.config_warnings {
         eprintln!("warning: [preprocessor.{NAME}] {w}");
     }
-    let mut errors = 0;
-    for d in &outcome.diagnostics {
-        eprint!("{}\n\n", d.render(color));
-        if d.severity == Severity::Error {
-            errors += 1;
-        }
+    let errors = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    if !outcome.diagnostics.is_empty() {
+        eprint!("{}", diagnostic::render_all(&outcome.diagnostics, color));
     }
     if errors > 0 {
         eprintln!(
@@ -231,7 +232,6 @@ fn preprocess() -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    let _ = diagnostic::render_all;
     write_stats(&outcome.stats, started.elapsed());
     let stdout = io::stdout();
     let mut lock = stdout.lock();

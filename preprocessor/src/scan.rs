@@ -316,11 +316,7 @@ fn code_and_html(source: &str, region: Range<usize>) -> Layout {
             from = end.min(r.end).max(start + 4);
         }
     }
-    code.extend(
-        include_ranges(source)
-            .into_iter()
-            .filter(|r| r.start >= region.start && r.end <= region.end),
-    );
+    code.extend(include_ranges(source, &region));
     Layout {
         code: Regions::new(code),
         indented: Regions::new(indented),
@@ -652,11 +648,7 @@ fn scan_inline(
             _ => {}
         }
     }
-    protected.extend(
-        include_ranges(source)
-            .into_iter()
-            .filter(|r| r.start >= region.start && r.end <= region.end),
-    );
+    protected.extend(include_ranges(source, &region));
     let spans = find_backslash_math(
         source,
         masked,
@@ -834,18 +826,25 @@ fn strip_container_prefixes(raw: &str, depth: usize) -> String {
     out
 }
 
-/// Byte ranges of `{{#include ...}}`-style mdBook links, which are never touched.
-fn include_ranges(source: &str) -> Vec<Range<usize>> {
+/// Byte ranges of `{{#include ...}}`-style mdBook links inside `region` (regions start
+/// at a line start), which are never touched. Only the region is searched: a chapter
+/// of many blocks is scanned once in all, not once per block.
+fn include_ranges(source: &str, region: &Range<usize>) -> Vec<Range<usize>> {
     let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(pos) = source[from..].find("{{#") {
+    let mut from = region.start;
+    while from < region.end {
+        let Some(pos) = source[from..region.end].find("{{#") else {
+            break;
+        };
         let start = from + pos;
         let line_end = source[start..]
             .find('\n')
             .map_or(source.len(), |i| start + i);
         match source[start..line_end].find("}}") {
             Some(end) => {
-                out.push(start..start + end + 2);
+                if start + end + 2 <= region.end {
+                    out.push(start..start + end + 2);
+                }
                 from = start + end + 2;
             }
             None => from = start + 3,
