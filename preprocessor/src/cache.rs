@@ -58,6 +58,9 @@ pub struct Pack {
     pub hits: usize,
     /// Formulas that had to be rendered.
     pub misses: usize,
+    /// Why the pack file was neither read nor written: something other than a regular
+    /// file is in its place (a folder, a link, a FIFO, a device, a socket).
+    pub skipped: Option<String>,
 }
 
 impl Cache {
@@ -73,14 +76,19 @@ impl Cache {
         };
         let name = blake3::hash(chapter_path.to_string_lossy().as_bytes()).to_hex();
         let path = dir.join(format!("{}.pack", &name[..24]));
-        let (old, damaged) = match fs::read(&path) {
-            Ok(bytes) => parse_pack(&String::from_utf8_lossy(&bytes)),
-            Err(_) => (HashMap::new(), false),
+        let (old, damaged, skipped) = match read_regular(&path) {
+            Ok(Some(bytes)) => {
+                let (old, damaged) = parse_pack(&String::from_utf8_lossy(&bytes));
+                (old, damaged, None)
+            }
+            Ok(None) => (HashMap::new(), false, None),
+            Err(what) => (HashMap::new(), false, Some(what)),
         };
         Pack {
             path: Some(path),
             old,
             damaged,
+            skipped,
             ..Pack::default()
         }
     }
@@ -109,10 +117,79 @@ impl Cache {
 
 /// True when `dir` has the `.gitignore` a cache folder gets.
 pub fn is_cache_dir(dir: &Path) -> bool {
-    fs::read_to_string(dir.join(".gitignore")).is_ok_and(|text| text == GITIGNORE)
+    read_regular(&dir.join(".gitignore"))
+        .is_ok_and(|bytes| bytes.as_deref() == Some(GITIGNORE.as_bytes()))
+}
+
+/// The bytes of the regular file at `path`; `Ok(None)` when nothing is there (or it
+/// cannot be read); `Err` naming what is there when it is not a regular file. A link is
+/// never followed (it could lead out of the cache), and a FIFO, device or socket is
+/// never opened for reading, so nothing can make the build wait; the file is opened
+/// without blocking and checked again once open, in case it was swapped meanwhile.
+fn read_regular(path: &Path) -> Result<Option<Vec<u8>>, String> {
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return Ok(None);
+    };
+    let kind = file_kind(&meta.file_type());
+    if kind != "regular file" {
+        return Err(kind.to_string());
+    }
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // O_NONBLOCK (the same value on every Linux and BSD target): opening a FIFO
+        // swapped in after the check above returns at once.
+        options.custom_flags(0o4000);
+    }
+    let Ok(mut file) = options.open(path) else {
+        return Ok(None);
+    };
+    match file.metadata() {
+        Ok(m) if m.is_file() => {}
+        Ok(m) => return Err(file_kind(&m.file_type()).to_string()),
+        Err(_) => return Ok(None),
+    }
+    let mut bytes = Vec::new();
+    match std::io::Read::read_to_end(&mut file, &mut bytes) {
+        Ok(_) => Ok(Some(bytes)),
+        Err(_) => Ok(None),
+    }
+}
+
+/// What a directory entry is, in words.
+fn file_kind(t: &fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "FIFO (named pipe)";
+        }
+        if t.is_socket() {
+            return "socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "device";
+        }
+    }
+    if t.is_symlink() {
+        "symbolic link"
+    } else if t.is_dir() {
+        "folder"
+    } else if t.is_file() {
+        "regular file"
+    } else {
+        "special file"
+    }
 }
 
 impl Pack {
+    /// Where the pack file is (`None` when caching is off).
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
     /// Returns the cached HTML for `key`, or renders it with `render` and remembers it.
     pub fn get_or_render<E>(
         &mut self,
@@ -139,7 +216,7 @@ impl Pack {
         let Some(path) = self.path else {
             return Ok(());
         };
-        if self.misses == 0 && self.old.is_empty() && !self.damaged {
+        if self.skipped.is_some() || (self.misses == 0 && self.old.is_empty() && !self.damaged) {
             return Ok(());
         }
         let dir = path.parent().expect("pack path has a parent");
@@ -212,6 +289,8 @@ fn ensure_cache_dir(dir: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(unix)]
+    use std::os::unix::fs::FileTypeExt;
 
     #[test]
     fn miss_then_hit_across_loads() {
@@ -233,6 +312,40 @@ mod tests {
             .unwrap();
         assert_eq!(html, "<b>x</b>");
         assert_eq!((pack.hits, pack.misses), (1, 0));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_link_in_place_of_a_pack_is_skipped_not_waited_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(Some(dir.path().to_path_buf()));
+        let path = cache.pack(Path::new("a.md")).path.unwrap();
+        let status = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        // Reading a FIFO with no writer would block forever: this returns at once.
+        let mut pack = cache.pack(Path::new("a.md"));
+        assert_eq!(pack.skipped.as_deref(), Some("FIFO (named pipe)"));
+        pack.get_or_render::<()>(&key("f", false, "x"), || Ok("x".into()))
+            .unwrap();
+        pack.save().unwrap();
+        assert!(fs::symlink_metadata(&path).unwrap().file_type().is_fifo());
+        // A link is not followed, even to a good pack.
+        fs::remove_file(&path).unwrap();
+        let elsewhere = dir.path().join("elsewhere.pack");
+        fs::write(&elsewhere, format!("{PACK_HEADER}\n")).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &path).unwrap();
+        let pack = cache.pack(Path::new("a.md"));
+        assert_eq!(pack.skipped.as_deref(), Some("symbolic link"));
+        // A folder too.
+        fs::remove_file(&path).unwrap();
+        fs::create_dir(&path).unwrap();
+        assert_eq!(
+            cache.pack(Path::new("a.md")).skipped.as_deref(),
+            Some("folder")
+        );
     }
 
     #[test]

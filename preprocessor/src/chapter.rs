@@ -119,6 +119,13 @@ pub fn render_chapter(
         ..
     } = cx;
     let (cache_hits, cache_misses) = (pack.hits, pack.misses);
+    if let (Some(what), Some(file)) = (&pack.skipped, pack.path()) {
+        diagnostics.push(
+            Diagnostic::warning(display_path, &source, 0..0, "the formula cache of this chapter was skipped")
+                .with_label(format!("{} is a {what}, not a regular file", file.display()))
+                .with_hint("only regular files are read from the cache folder (option `cache-dir`), so the build never waits on a pipe or follows a link out of it; remove that entry and the next build writes the chapter's cache again"),
+        );
+    }
     if let Err(err) = pack.save() {
         diagnostics.push(
             Diagnostic::warning(display_path, &source, 0..0, "could not write the formula cache")

@@ -40,3 +40,52 @@ fn changing_a_macro_invalidates_formulas() {
     let after = stats(&test);
     assert_eq!(after.cache_hits, 0, "every key includes the macros");
 }
+
+/// Issue #25: a FIFO where a chapter's cache pack should be made the build wait
+/// forever. It is skipped with a warning at that chapter, and never opened. The build
+/// runs on its own thread so a regression fails this test instead of hanging it.
+#[cfg(unix)]
+#[test]
+fn a_fifo_in_place_of_a_pack_is_skipped_with_a_warning() {
+    let test = BookTest::from_dir("math/basic");
+    stats(&test);
+    let cache = test.root.join(".mathcourse-cache");
+    let pack = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "pack"))
+        .expect("a cold build writes packs");
+    std::fs::remove_file(&pack).unwrap();
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&pack)
+        .status()
+        .unwrap()
+        .success());
+    let root = test.root.clone();
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let md = MDBook::load(&root).unwrap();
+        let ctx = PreprocessorContext::new(root.clone(), md.config.clone(), "html".into());
+        let _ = send.send(mdbook_mathcourse::process(&ctx, md.book.clone()).unwrap());
+    });
+    let outcome = receive
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("the build waited on the FIFO");
+    assert!(!outcome.has_errors());
+    let text = mdbook_mathcourse::diagnostic::render_all(&outcome.diagnostics, false);
+    assert_eq!(
+        text.matches("the formula cache of this chapter was skipped")
+            .count(),
+        1,
+        "{text}"
+    );
+    assert!(
+        text.contains("is a FIFO (named pipe), not a regular file"),
+        "{text}"
+    );
+    // The other chapters still come from the cache; the FIFO is left alone.
+    assert!(outcome.stats.cache_hits > 0);
+    assert!(std::os::unix::fs::FileTypeExt::is_fifo(
+        &std::fs::symlink_metadata(&pack).unwrap().file_type()
+    ));
+}
