@@ -209,11 +209,18 @@ pub fn raw_list(source: &str, block: &Block) -> Result<Vec<RawItem>, OptionError
         }
     }
     let spanned: Vec<serde_saphyr::Spanned<Value>> = parse_yaml(yaml, range.start)?;
+    // One line index for all items: a list of N items is located in one pass.
+    let mut line_starts = vec![0];
+    line_starts.extend(yaml.match_indices('\n').map(|(i, _)| i + 1));
     let starts: Vec<usize> = spanned
         .iter()
         .map(|item| {
             let l = &item.referenced;
-            offset_of(yaml, l.line() as usize, l.column() as usize)
+            let line = (l.line() as usize).saturating_sub(1);
+            match line_starts.get(line) {
+                Some(&from) => from + offset_of(&yaml[from..], 1, l.column() as usize),
+                None => yaml.len(),
+            }
         })
         .collect();
     let mut out = Vec::new();
@@ -275,6 +282,42 @@ pub(crate) fn flow_key_offset(text: &str, key: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// The offset of every key written in `text` as [`flow_key_offset`] finds it (the
+/// first place each is written), found in one pass: ordering the N keys of a map by
+/// where they are written costs O(text), not N searches of the text.
+pub(crate) fn flow_key_offsets(text: &str) -> std::collections::HashMap<&str, usize> {
+    let mut out = std::collections::HashMap::new();
+    let is_boundary = |c: char| c.is_whitespace() || c == '{' || c == ',';
+    let mut prev: Option<char> = None;
+    for (at, c) in text.char_indices() {
+        let starts_key = prev.is_none_or(is_boundary);
+        prev = Some(c);
+        if !starts_key || c.is_whitespace() {
+            continue;
+        }
+        let (key, rest) = match c {
+            '"' | '\'' => {
+                let inner = &text[at + 1..];
+                let Some(len) = inner.find(c) else { continue };
+                (&inner[..len], &inner[len + 1..])
+            }
+            _ => {
+                let rest = &text[at..];
+                let len = rest
+                    .find([':', '\n', ',', '{', '}', '[', ']'])
+                    .unwrap_or(rest.len());
+                let key = rest[..len].trim_end_matches([' ', '\t']);
+                (key, &rest[key.len()..])
+            }
+        };
+        let key_at = if matches!(c, '"' | '\'') { at + 1 } else { at };
+        if !key.is_empty() && rest.trim_start_matches([' ', '\t']).starts_with(':') {
+            out.entry(key).or_insert(key_at);
+        }
+    }
+    out
 }
 
 /// Deserializes item `index` (0-based) of a list read by [`raw_list`]; errors name the
@@ -585,6 +628,13 @@ mod tests {
             "a:é:",
         ];
         let keys = ["", "a", "é", "日本", ":", "\""];
+        // The one-pass scan finds each key where the search for it does.
+        let text =
+            "\n  w: {value: 1, range: [-3, 3]}\n  \"b c\": {label: 'x: y'}\n  é :  2\n  a b: 3\n";
+        let found = flow_key_offsets(text);
+        for key in ["w", "value", "range", "b c", "label", "é", "a b"] {
+            assert_eq!(found.get(key).copied(), flow_key_offset(text, key), "{key}");
+        }
         for text in texts {
             for key in keys {
                 if let Some(at) = flow_key_offset(text, key) {
