@@ -106,13 +106,9 @@ impl Notation {
     /// `block_formulas`, what its blocks show), tagged.
     fn collect_uses(&mut self, chapters: &[ChapterSource], block_formulas: Vec<Vec<String>>) {
         for (ch, from_blocks) in chapters.iter().zip(block_formulas) {
-            let patterns = self.patterns_for(ch.path);
-            if patterns.is_empty() {
+            if self.patterns_for(ch.path).is_empty() {
                 continue;
             }
-            let ids: HashMap<&str, usize> =
-                patterns.iter().map(|(i, p)| (p.id.as_str(), *i)).collect();
-            let plain: Vec<inspect::Pattern> = patterns.iter().map(|(_, p)| p.clone()).collect();
             let start = frontmatter::locate(ch.source).map_or(0, |b| b.body_start);
             let mut formulas: Vec<String> = crate::scan::find_math(ch.source, start)
                 .into_iter()
@@ -120,13 +116,29 @@ impl Notation {
                 .collect();
             formulas.extend(from_blocks);
             for tex in formulas {
-                for id in inspect::tag(&tex, &plain).symbols {
-                    if let Some(&i) = ids.get(id.as_str()) {
-                        self.uses
-                            .entry(i)
-                            .or_default()
-                            .insert(ch.path.to_path_buf());
-                    }
+                // Each formula against the symbols whose TeX it contains, not all of
+                // the chapter's (linear in the chapter, however many it defines).
+                let among = self.occurring(&tex);
+                let patterns = self
+                    .resolve_among(ch.path, &[], &[], among.as_deref())
+                    .patterns;
+                if patterns.is_empty() {
+                    continue;
+                }
+                let ids: HashMap<&str, usize> =
+                    patterns.iter().map(|(i, p)| (p.id.as_str(), *i)).collect();
+                let plain: Vec<inspect::Pattern> =
+                    patterns.iter().map(|(_, p)| p.clone()).collect();
+                let found: Vec<usize> = inspect::tag(&tex, &plain)
+                    .symbols
+                    .iter()
+                    .filter_map(|id| ids.get(id.as_str()).copied())
+                    .collect();
+                for i in found {
+                    self.uses
+                        .entry(i)
+                        .or_default()
+                        .insert(ch.path.to_path_buf());
                 }
             }
         }

@@ -103,6 +103,18 @@ pub struct Notation {
     by_id: HashMap<String, Vec<usize>>,
     /// Definitions by the key of their first letter (`z` for `z_i`).
     by_lead: HashMap<String, Vec<usize>>,
+    /// Which definitions' TeX occurs in a formula ([`Notation::occurring`]), built on
+    /// first use, once every definition is in.
+    matcher: std::sync::OnceLock<Matcher>,
+}
+
+/// The index behind [`Notation::occurring`].
+#[derive(Debug, Default)]
+struct Matcher {
+    /// The TeX of every definition, numbered as `definitions`.
+    index: inspect::PatternIndex,
+    /// Definitions by [`Definition::key`].
+    by_key: HashMap<String, Vec<usize>>,
 }
 
 /// The symbols one formula uses ([`Notation::resolve`]).
@@ -125,6 +137,7 @@ impl Notation {
         demo: bool,
         diagnostics: &mut Vec<Diagnostic>,
     ) {
+        self.matcher = Default::default();
         let key = inspect::key(&symbol.tex);
         let meaning = |s: &Symbol| s.meaning.as_deref().map(collapse).filter(|m| !m.is_empty());
         let warn = |message: String, hint: String, diagnostics: &mut Vec<Diagnostic>| {
@@ -236,9 +249,42 @@ impl Notation {
     ///
     /// A definition in another chapter is never taken unless named in `uses:`.
     pub fn resolve(&self, chapter: &Path, own: &[String], uses: &[String]) -> Resolved {
+        self.resolve_among(chapter, own, uses, None)
+    }
+
+    /// [`Notation::resolve`] for one formula, looking only at the definitions `among`
+    /// (ascending; from [`Notation::occurring`] for that formula), or at all of them when
+    /// `None`. A glyph the formula does not contain cannot be tagged in it, so the
+    /// outcome of tagging is the same, and the cost grows with the formula, not with the
+    /// book's notation.
+    pub fn resolve_among(
+        &self,
+        chapter: &Path,
+        own: &[String],
+        uses: &[String],
+        among: Option<&[usize]>,
+    ) -> Resolved {
         let mut chosen: BTreeMap<&str, usize> = BTreeMap::new();
         let mut ambiguous: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-        let here = self.by_chapter.get(chapter).map_or(&[][..], Vec::as_slice);
+        let in_chapter = |i: usize, chapter: &Path| {
+            self.definitions[i]
+                .chapter
+                .as_deref()
+                .unwrap_or(Path::new(""))
+                == chapter
+        };
+        let of_chapter = |chapter: &Path| -> Vec<usize> {
+            match among {
+                None => self.by_chapter.get(chapter).cloned().unwrap_or_default(),
+                Some(among) => among
+                    .iter()
+                    .copied()
+                    .filter(|&i| in_chapter(i, chapter))
+                    .collect(),
+            }
+        };
+        let here = of_chapter(chapter);
+        let here = here.as_slice();
         // 1 and 2: what the formula names.
         for &i in here {
             if own.contains(&self.definitions[i].symbol.id) {
@@ -247,6 +293,9 @@ impl Notation {
         }
         for id in uses {
             for &i in self.by_id.get(id).map_or(&[][..], Vec::as_slice) {
+                if among.is_some_and(|among| among.binary_search(&i).is_err()) {
+                    continue;
+                }
                 chosen.entry(self.definitions[i].key.as_str()).or_insert(i);
             }
         }
@@ -272,11 +321,7 @@ impl Notation {
             chosen.insert(&d.key, i);
         }
         // 4: the book's symbols file.
-        for &i in self
-            .by_chapter
-            .get(Path::new(""))
-            .map_or(&[][..], Vec::as_slice)
-        {
+        for &i in &of_chapter(Path::new("")) {
             let key = self.definitions[i].key.as_str();
             if !ambiguous.contains_key(key) {
                 chosen.entry(key).or_insert(i);
@@ -318,6 +363,40 @@ impl Notation {
             id: d.symbol.id.clone(),
             tex: d.symbol.tex.clone(),
         }
+    }
+
+    /// The definitions whose TeX occurs in `tex` (with every other definition of the
+    /// same glyph) and those a `\sym{id}` in it names, ascending: the only ones tagging
+    /// `tex` can find. `None` when a `\sym` names an id no definition has (tagging with
+    /// the whole notation then lists every id in its hint).
+    pub fn occurring(&self, tex: &str) -> Option<Vec<usize>> {
+        let m = self.matcher.get_or_init(|| {
+            let mut by_key: HashMap<String, Vec<usize>> = HashMap::new();
+            for (i, d) in self.definitions.iter().enumerate() {
+                by_key.entry(d.key.clone()).or_default().push(i);
+            }
+            Matcher {
+                index: inspect::PatternIndex::new(
+                    self.definitions.iter().map(|d| d.symbol.tex.as_str()),
+                ),
+                by_key,
+            }
+        });
+        let mut found = m.index.occurring(tex);
+        for id in sym_ids(tex)? {
+            let named = self.with_id(&id);
+            if named.is_empty() {
+                return None;
+            }
+            found.extend_from_slice(named);
+        }
+        let mut out: Vec<usize> = found
+            .into_iter()
+            .flat_map(|i| m.by_key[&self.definitions[i].key].iter().copied())
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        Some(out)
     }
 
     /// Definitions whose id is `id`.
@@ -383,4 +462,22 @@ fn lead_letter(tex: &str) -> Option<&str> {
 
 pub(crate) fn collapse(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+/// The ids `\sym{id}{...}` names in `tex`, or `None` when one is not written as a
+/// plain braced id.
+fn sym_ids(tex: &str) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    for (at, _) in tex.match_indices("\\sym") {
+        let rest = &tex[at + 4..];
+        if rest.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            continue; // `\symbol`, another command
+        }
+        let inner = rest.trim_start().strip_prefix('{')?;
+        let id: String = inner[..inner.find('}')?]
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        out.push(id);
+    }
+    Some(out)
 }

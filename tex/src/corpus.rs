@@ -92,3 +92,30 @@ fn corpus_exact_tex() {
         assert_eq!(tag(formula, &corpus.registry).tex, *expected, "{formula}");
     }
 }
+
+#[test]
+fn tagging_with_the_occurring_patterns_alone_changes_nothing() {
+    // `PatternIndex` narrows a big registry to the patterns a formula contains; tagging
+    // with those alone must give exactly what tagging with the whole registry gives.
+    let corpus = read();
+    let index = crate::PatternIndex::new(corpus.registry.iter().map(|p| p.tex.as_str()));
+    let formulas = corpus
+        .formulas
+        .iter()
+        .map(|f| &f.0)
+        .chain(corpus.exact.iter().map(|e| &e.0));
+    for formula in formulas {
+        let some: Vec<Pattern> = index
+            .occurring(formula)
+            .into_iter()
+            .map(|i| corpus.registry[i].clone())
+            .collect();
+        assert!(some.len() <= corpus.registry.len());
+        let mut whole = tag(formula, &corpus.registry);
+        let mut narrowed = tag(formula, &some);
+        // `\sym` hints list the registry; compare everything else.
+        whole.problems.iter_mut().for_each(|p| p.hint.clear());
+        narrowed.problems.iter_mut().for_each(|p| p.hint.clear());
+        assert_eq!(whole, narrowed, "{formula}");
+    }
+}

@@ -36,7 +36,7 @@ mod output;
 mod token;
 
 pub use commands::is_greek;
-pub use matching::{tag, Pattern, Tagged, Undefined};
+pub use matching::{tag, Pattern, PatternIndex, Tagged, Undefined};
 pub use normalize::{key, normalize, Problem};
 pub use token::forbidden_commands;
 

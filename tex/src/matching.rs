@@ -40,6 +40,63 @@ pub struct Tagged {
     pub problems: Vec<Problem>,
 }
 
+/// Where each of many symbols' TeX could occur: the patterns' normalized token
+/// sequences, hashed, so the patterns that occur in one formula are found in time that
+/// grows with the formula, not with the number of patterns (a book of thousands of
+/// symbols tags each formula against the few it contains; see [`tag`]).
+#[derive(Debug, Default)]
+pub struct PatternIndex {
+    /// Non-whitespace token texts of a pattern → the indices of the patterns with them.
+    by_tokens: std::collections::HashMap<Vec<String>, Vec<usize>>,
+    /// The distinct pattern lengths, in tokens.
+    lengths: Vec<usize>,
+}
+
+impl PatternIndex {
+    /// Indexes the TeX of each pattern, numbered in the order given.
+    pub fn new<'a>(texs: impl IntoIterator<Item = &'a str>) -> PatternIndex {
+        let mut index = PatternIndex::default();
+        for (i, tex) in texs.into_iter().enumerate() {
+            let seq = token_texts(tex);
+            if seq.is_empty() {
+                continue;
+            }
+            if !index.lengths.contains(&seq.len()) {
+                index.lengths.push(seq.len());
+            }
+            index.by_tokens.entry(seq).or_default().push(i);
+        }
+        index
+    }
+
+    /// The patterns whose token sequence occurs somewhere in `tex` (ascending, each
+    /// once): the only ones [`tag`] could match in it.
+    pub fn occurring(&self, tex: &str) -> Vec<usize> {
+        let toks = token_texts(tex);
+        let mut out = Vec::new();
+        for &len in &self.lengths {
+            for window in toks.windows(len) {
+                if let Some(found) = self.by_tokens.get(window) {
+                    out.extend_from_slice(found);
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// The non-whitespace token texts of `tex`, normalized as [`tag`] compares them.
+fn token_texts(tex: &str) -> Vec<String> {
+    Normalizer::run(tex, &[])
+        .out
+        .into_iter()
+        .filter(|t| t.kind != Kind::Space)
+        .map(|t| t.text)
+        .collect()
+}
+
 /// Tags every occurrence of `patterns` in `tex`.
 ///
 /// The returned TeX is `tex` normalized (see [`normalize`]) with each occurrence of a
@@ -61,16 +118,7 @@ pub fn tag(tex: &str, patterns: &[Pattern]) -> Tagged {
     let mut pats: Vec<(Vec<String>, &str)> = patterns
         .iter()
         .filter(|p| valid_id(&p.id))
-        .map(|p| {
-            let n = Normalizer::run(&p.tex, &[]);
-            let texts = n
-                .out
-                .into_iter()
-                .filter(|t| t.kind != Kind::Space)
-                .map(|t| t.text)
-                .collect::<Vec<_>>();
-            (texts, p.id.as_str())
-        })
+        .map(|p| (token_texts(&p.tex), p.id.as_str()))
         .filter(|(texts, _)| !texts.is_empty())
         .collect();
     pats.sort_by_key(|p| std::cmp::Reverse(p.0.len()));

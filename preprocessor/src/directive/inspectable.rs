@@ -96,7 +96,13 @@ pub fn inspect_with_controls(
             cx.diagnostics.push(d);
         }
     }
-    let resolved = cx.book.notation.resolve(cx.chapter_path, &own, &uses);
+    // Only the symbols whose TeX occurs in the formula: each formula costs what it
+    // contains, however many symbols the book defines.
+    let among = cx.book.notation.occurring(tex);
+    let resolved = cx
+        .book
+        .notation
+        .resolve_among(cx.chapter_path, &own, &uses, among.as_deref());
     let patterns = resolved.patterns;
     let plain: Vec<inspect::Pattern> = patterns.iter().map(|(_, p)| p.clone()).collect();
     let mut tagged = if resolved.ambiguous.is_empty() {
