@@ -56,6 +56,7 @@ impl Notation {
                 }
             }
             let mut shared: Option<Arc<str>> = None;
+            let lines = diagnostic::LineIndex::new(ch.source);
             let mut formulas = Vec::new();
             for entry in contribute::entries(ch.source, start) {
                 let Entry {
@@ -74,7 +75,7 @@ impl Notation {
                     notation.add(
                         d.symbol,
                         Some(ch.path),
-                        location(ch, d.at),
+                        location(ch, &lines, d.at),
                         Some(site),
                         demo,
                         &mut diagnostics,
@@ -145,8 +146,8 @@ impl Notation {
     }
 }
 
-fn location(ch: &ChapterSource, pos: usize) -> String {
-    let (line, col) = diagnostic::line_col(ch.source, pos);
+fn location(ch: &ChapterSource, lines: &diagnostic::LineIndex, pos: usize) -> String {
+    let (line, col) = lines.line_col(ch.source, pos);
     format!("{}:{line}:{col}", ch.shown.display())
 }
 

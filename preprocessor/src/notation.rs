@@ -101,6 +101,8 @@ pub struct Notation {
     by_chapter: HashMap<PathBuf, Vec<usize>>,
     /// Definitions by id.
     by_id: HashMap<String, Vec<usize>>,
+    /// Definitions by [`Definition::key`] (so adding one looks at its glyph's only).
+    by_key: HashMap<String, Vec<usize>>,
     /// Definitions by the key of their first letter (`z` for `z_i`).
     by_lead: HashMap<String, Vec<usize>>,
     /// Which definitions' TeX occurs in a formula ([`Notation::occurring`]), built on
@@ -113,8 +115,6 @@ pub struct Notation {
 struct Matcher {
     /// The TeX of every definition, numbered as `definitions`.
     index: inspect::PatternIndex,
-    /// Definitions by [`Definition::key`].
-    by_key: HashMap<String, Vec<usize>>,
 }
 
 /// The symbols one formula uses ([`Notation::resolve`]).
@@ -151,9 +151,10 @@ impl Notation {
         };
         // The same symbol again in the same place (a chip and a table row): merge, filling
         // in what the first left out; the first keeps its id (and anchor).
-        if let Some(i) = self.definitions.iter().position(|d| {
-            d.key == key
-                && d.chapter.as_deref() == chapter
+        let same_key = self.by_key.get(&key).map_or(&[][..], Vec::as_slice);
+        if let Some(&i) = same_key.iter().find(|&&i| {
+            let d = &self.definitions[i];
+            d.chapter.as_deref() == chapter
                 && (d.symbol.id == symbol.id
                     || d.symbol.meaning.is_none()
                     || symbol.meaning.is_none())
@@ -178,9 +179,10 @@ impl Notation {
             return;
         }
         if let Some(other) = self
-            .definitions
+            .with_id(&symbol.id)
             .iter()
-            .find(|d| d.symbol.id == symbol.id && d.key != key)
+            .map(|&i| &self.definitions[i])
+            .find(|d| d.key != key)
         {
             warn(
                 format!("symbol id `{}` already names another symbol", symbol.id),
@@ -192,9 +194,9 @@ impl Notation {
             );
         }
         if let Some(m) = meaning(&symbol) {
-            let clash = self.definitions.iter().find(|d| {
-                d.key == key
-                    && d.chapter.as_deref() != chapter
+            let same_key = self.by_key.get(&key).map_or(&[][..], Vec::as_slice);
+            let clash = same_key.iter().map(|&i| &self.definitions[i]).find(|d| {
+                d.chapter.as_deref() != chapter
                     && meaning(&d.symbol).is_some_and(|dm| dm != m)
                     && !(d.symbol.overloaded && symbol.overloaded)
             });
@@ -218,6 +220,7 @@ impl Notation {
             .or_default()
             .push(i);
         self.by_id.entry(symbol.id.clone()).or_default().push(i);
+        self.by_key.entry(key.clone()).or_default().push(i);
         if let Some(lead) = lead_letter(&symbol.tex) {
             self.by_lead.entry(inspect::key(lead)).or_default().push(i);
         }
@@ -370,17 +373,10 @@ impl Notation {
     /// `tex` can find. `None` when a `\sym` names an id no definition has (tagging with
     /// the whole notation then lists every id in its hint).
     pub fn occurring(&self, tex: &str) -> Option<Vec<usize>> {
-        let m = self.matcher.get_or_init(|| {
-            let mut by_key: HashMap<String, Vec<usize>> = HashMap::new();
-            for (i, d) in self.definitions.iter().enumerate() {
-                by_key.entry(d.key.clone()).or_default().push(i);
-            }
-            Matcher {
-                index: inspect::PatternIndex::new(
-                    self.definitions.iter().map(|d| d.symbol.tex.as_str()),
-                ),
-                by_key,
-            }
+        let m = self.matcher.get_or_init(|| Matcher {
+            index: inspect::PatternIndex::new(
+                self.definitions.iter().map(|d| d.symbol.tex.as_str()),
+            ),
         });
         let mut found = m.index.occurring(tex);
         for id in sym_ids(tex)? {
@@ -392,7 +388,7 @@ impl Notation {
         }
         let mut out: Vec<usize> = found
             .into_iter()
-            .flat_map(|i| m.by_key[&self.definitions[i].key].iter().copied())
+            .flat_map(|i| self.by_key[&self.definitions[i].key].iter().copied())
             .collect();
         out.sort_unstable();
         out.dedup();

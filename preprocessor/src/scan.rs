@@ -160,7 +160,39 @@ pub enum Dollars {
 
 /// [`scan_region`] with the given `$` rules. GitHub's math syntax (```` ```math ````
 /// blocks and `` $`...`$ ``) is read under either.
+///
+/// A region that starts a line (every region between and inside directive blocks) is
+/// scanned as a text of its own and the offsets moved back: the scan's copies of the
+/// text then cost the region's length, not the chapter's, so a chapter of N blocks is
+/// scanned in O(chapter), not O(N × chapter).
 pub fn scan_region_with(source: &str, region: Range<usize>, dollars: Dollars) -> Scan {
+    let base = region.start;
+    if base == 0 || base > region.end || source.as_bytes().get(base - 1) != Some(&b'\n') {
+        return scan_in_place(source, region, dollars);
+    }
+    let mut scan = scan_in_place(&source[base..region.end], 0..region.end - base, dollars);
+    let shift = |r: &mut Range<usize>| *r = r.start + base..r.end + base;
+    for m in scan.math.iter_mut().chain(scan.commented.iter_mut()) {
+        shift(&mut m.range);
+        if let Some(o) = &mut m.tex_offset {
+            *o += base;
+        }
+    }
+    for d in &mut scan.declined {
+        shift(&mut d.range);
+    }
+    for r in &mut scan.roles {
+        shift(&mut r.range);
+        shift(&mut r.name_span);
+    }
+    for u in &mut scan.unread_roles {
+        shift(&mut u.range);
+    }
+    scan
+}
+
+/// [`scan_region_with`] on `source` as it is.
+fn scan_in_place(source: &str, region: Range<usize>, dollars: Dollars) -> Scan {
     let Layout {
         mut code,
         indented,
@@ -856,6 +888,28 @@ fn include_ranges(source: &str, region: &Range<usize>) -> Vec<Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_region_scanned_on_its_own_finds_what_it_finds_in_place() {
+        // Regions that start a line are scanned as texts of their own (linear in the
+        // chapter); every offset must come out as the in-place scan gives it.
+        let src = "# T\n\nCosts $5 and $10 for $n$ items, \\(a\\) and {eq}`x`.\n\n\\[\nb\n\\]\n\n> $q$ in a quote\n\n```\n$code$\n```\n\n<!-- $c$ -->\n{{#include a.md}} $$\nd\n$$\n<div>{calc}`1 = 1`</div>\n\n$`g`$ and {calc} `2`\n";
+        let mut starts = vec![0];
+        starts.extend(src.match_indices('\n').map(|(i, _)| i + 1));
+        for dollars in [Dollars::MdbookKatex, Dollars::Github] {
+            for &start in &starts {
+                for &end in starts.iter().filter(|&&e| e >= start).chain([&src.len()]) {
+                    let on_its_own = scan_region_with(src, start..end, dollars);
+                    let in_place = scan_in_place(src, start..end, dollars);
+                    assert_eq!(
+                        format!("{on_its_own:?}"),
+                        format!("{in_place:?}"),
+                        "{start}..{end}"
+                    );
+                }
+            }
+        }
+    }
 
     fn texs(src: &str) -> Vec<(String, Delimiter)> {
         find_math(src, 0)
