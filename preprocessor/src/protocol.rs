@@ -20,8 +20,53 @@ pub enum Protocol {
     V05,
 }
 
+/// The book as either protocol sends it, read straight into chapters (the
+/// `__non_exhaustive` of 0.4 is ignored).
+#[derive(serde::Deserialize)]
+struct EitherBook {
+    items: Option<Vec<mdbook_preprocessor::book::BookItem>>,
+    sections: Option<Vec<mdbook_preprocessor::book::BookItem>>,
+}
+
 /// Reads `[context, book]` in either protocol.
 pub fn read(input: &str) -> Result<(PreprocessorContext, Book, Protocol)> {
+    // The usual case in one pass, the chapters' text copied once; anything unusual goes
+    // the long way, which explains what is wrong.
+    if let Ok((ctx, book)) = serde_json::from_str::<(Value, EitherBook)>(input) {
+        let (items, protocol) = match book {
+            EitherBook {
+                items: Some(items), ..
+            } => (Some(items), Protocol::V05),
+            EitherBook {
+                sections: Some(sections),
+                ..
+            } => (Some(sections), Protocol::V04),
+            _ => (None, Protocol::V05),
+        };
+        if let Some(items) = items {
+            if let Ok(ctx) = context(ctx, protocol) {
+                return Ok((ctx, Book::new_with_items(items), protocol));
+            }
+        }
+    }
+    read_slowly(input)
+}
+
+/// The context, with what mdBook 0.4 sends and 0.5 no longer accepts removed.
+fn context(mut ctx: Value, protocol: Protocol) -> Result<PreprocessorContext> {
+    if protocol == Protocol::V04 {
+        if let Some(Value::Object(b)) = ctx.get_mut("config").and_then(|c| c.get_mut("book")) {
+            b.remove("multilingual");
+        }
+        if let Value::Object(c) = &mut ctx {
+            c.remove("__non_exhaustive");
+        }
+    }
+    Ok(serde_json::from_value(ctx)?)
+}
+
+/// [`read`] through a JSON tree, with a message for each way the input can be wrong.
+fn read_slowly(input: &str) -> Result<(PreprocessorContext, Book, Protocol)> {
     let value: Value =
         serde_json::from_str(input).context("Unable to parse the input: not JSON")?;
     let Value::Array(mut pair) = value else {
@@ -68,16 +113,33 @@ pub fn read(input: &str) -> Result<(PreprocessorContext, Book, Protocol)> {
 
 /// The book as JSON in `protocol`.
 pub fn write(book: &Book, protocol: Protocol) -> Result<String> {
-    let mut value = serde_json::to_value(book)?;
-    if protocol == Protocol::V04 {
-        if let Value::Object(o) = &mut value {
-            if let Some(items) = o.remove("items") {
-                o.insert("sections".into(), items);
+    let mut out = Vec::new();
+    write_to(book, protocol, &mut out)?;
+    Ok(String::from_utf8(out)?)
+}
+
+/// Writes the book as JSON in `protocol` to `out`, serialized straight from the book
+/// (no JSON tree, no string of the whole book in between); give it a buffered writer.
+pub fn write_to(book: &Book, protocol: Protocol, out: impl std::io::Write) -> Result<()> {
+    match protocol {
+        Protocol::V05 => serde_json::to_writer(out, book)?,
+        Protocol::V04 => {
+            /// mdBook 0.4's shape of a book.
+            #[derive(serde::Serialize)]
+            struct V04<'a> {
+                sections: &'a [mdbook_preprocessor::book::BookItem],
+                __non_exhaustive: (),
             }
-            o.insert("__non_exhaustive".into(), Value::Null);
+            serde_json::to_writer(
+                out,
+                &V04 {
+                    sections: &book.items,
+                    __non_exhaustive: (),
+                },
+            )?
         }
     }
-    Ok(serde_json::to_string(&value)?)
+    Ok(())
 }
 
 #[cfg(test)]

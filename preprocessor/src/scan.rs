@@ -161,16 +161,24 @@ pub enum Dollars {
 /// [`scan_region`] with the given `$` rules. GitHub's math syntax (```` ```math ````
 /// blocks and `` $`...`$ ``) is read under either.
 ///
-/// A region that starts a line (every region between and inside directive blocks) is
-/// scanned as a text of its own and the offsets moved back: the scan's copies of the
-/// text then cost the region's length, not the chapter's, so a chapter of N blocks is
-/// scanned in O(chapter), not O(N × chapter).
+/// The region is scanned as a text of its own, from the start of its first line (no
+/// rule looks back past a line start), and the offsets moved back: the scan's copies
+/// of the text then cost the region's length, not the chapter's, so a chapter of N
+/// blocks is scanned in O(chapter), not O(N × chapter).
 pub fn scan_region_with(source: &str, region: Range<usize>, dollars: Dollars) -> Scan {
-    let base = region.start;
-    if base == 0 || base > region.end || source.as_bytes().get(base - 1) != Some(&b'\n') {
+    if region.start > region.end || region.end > source.len() {
         return scan_in_place(source, region, dollars);
     }
-    let mut scan = scan_in_place(&source[base..region.end], 0..region.end - base, dollars);
+    // From the start of the region's first line: nothing looks back past a line start.
+    let base = source[..region.start].rfind('\n').map_or(0, |i| i + 1);
+    if base == 0 {
+        return scan_in_place(source, region, dollars);
+    }
+    let mut scan = scan_in_place(
+        &source[base..region.end],
+        region.start - base..region.end - base,
+        dollars,
+    );
     let shift = |r: &mut Range<usize>| *r = r.start + base..r.end + base;
     for m in scan.math.iter_mut().chain(scan.commented.iter_mut()) {
         shift(&mut m.range);
@@ -897,7 +905,13 @@ mod tests {
         let mut starts = vec![0];
         starts.extend(src.match_indices('\n').map(|(i, _)| i + 1));
         for dollars in [Dollars::MdbookKatex, Dollars::Github] {
-            for &start in &starts {
+            // Every line start, and a few starts inside a line.
+            let mid: Vec<usize> = starts
+                .iter()
+                .map(|s| s + 2)
+                .filter(|&s| s < src.len())
+                .collect();
+            for &start in starts.iter().chain(&mid) {
                 for &end in starts.iter().filter(|&&e| e >= start).chain([&src.len()]) {
                     let on_its_own = scan_region_with(src, start..end, dollars);
                     let in_place = scan_in_place(src, start..end, dollars);
