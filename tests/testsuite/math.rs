@@ -73,3 +73,21 @@ fn other_renderers_get_plain_markdown() {
     let md = test.output("chapter.md");
     assert_eq!(md, "# Chapter\n\nMath stays TeX: $\\V^2$.\n");
 }
+
+/// Issue #23: a chapter with many broken formulas shows its first 50 errors in full, then
+/// one line counting the rest with their lines; the last line counts them all.
+#[test]
+fn many_errors_in_one_chapter_are_summed_up_after_fifty() {
+    let mut test = BookTest::from_dir("math/latex_error");
+    let chapter: String = (1..=53).map(|i| format!("Line {i} $\\nope$\n")).collect();
+    test.change_file("src/chapter.md", &format!("# Chapter\n\n{chapter}"));
+    let err = test.build_error();
+    assert_eq!(err.matches("error: LaTeX error in inline math").count(), 50);
+    // The 50th error in full, then the summary and the total.
+    let at = err
+        .match_indices("error: LaTeX error in inline math")
+        .nth(49)
+        .unwrap()
+        .0;
+    check_snapshot(&err[at..], &test.fixture.join("expected/many_errors.txt"));
+}

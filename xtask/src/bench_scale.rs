@@ -77,12 +77,20 @@ struct Run {
     build_s: f64,
     build_peak_kb: Option<u64>,
     pre_s: f64,
+    /// Our process's CPU time (all threads).
+    pre_cpu_s: f64,
     pre_peak_kb: u64,
     formulas: u64,
 }
 
-/// One `mdbook build`, timed, with our stats.
+/// One `mdbook build`, timed, with our stats; it must succeed.
 fn build(dir: &Path, bin: &Path) -> Result<Run> {
+    build_allowing(dir, bin, false)
+}
+
+/// One `mdbook build`, timed, with our stats; with `may_fail`, a build the book's
+/// errors stop counts too (the preprocessor writes its stats before it fails).
+fn build_allowing(dir: &Path, bin: &Path, may_fail: bool) -> Result<Run> {
     let stats = dir.join("stats.jsonl");
     let _ = fs::remove_file(&stats);
     let path = format!(
@@ -108,7 +116,7 @@ fn build(dir: &Path, bin: &Path) -> Result<Run> {
         .output()
         .context("could not run mdbook")?;
     let build_s = start.elapsed().as_secs_f64();
-    if !out.status.success() {
+    if !out.status.success() && !may_fail {
         bail!(
             "mdbook build failed:\n{}",
             String::from_utf8_lossy(&out.stderr)
@@ -122,6 +130,7 @@ fn build(dir: &Path, bin: &Path) -> Result<Run> {
             .ok()
             .and_then(|t| t.trim().lines().last()?.trim().parse().ok()),
         pre_s: v["seconds"].as_f64().unwrap_or(0.0),
+        pre_cpu_s: v["cpu_seconds"].as_f64().unwrap_or(f64::NAN),
         pre_peak_kb: v["peak_kb"].as_u64().unwrap_or(0),
         formulas: v["formulas"].as_u64().unwrap_or(0),
     })
@@ -162,6 +171,7 @@ pub fn measure() -> Result<String> {
             )?;
         }
     }
+    let kinds = measure_kinds(&bin, &target)?;
     let load = fs::read_to_string("/proc/loadavg").unwrap_or_default();
     Ok(format!(
         "{HEADING}\n\n`cargo xtask bench-scale` (also run by `cargo xtask bench`): generated books of \
@@ -171,8 +181,165 @@ pub fn measure() -> Result<String> {
          whole `mdbook build` (wall clock; peak RSS from GNU `time`, the larger of mdBook and us). Flat \
          per-formula columns mean the cost grows linearly with the book. Load average at the end: {}.\n\n\
          | chapters | formulas | build | preprocessor s | µs/formula | preprocessor peak MB | KB/formula | build s | µs/formula | build peak MB | KB/formula |\n\
-         |---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n{rows}",
+         |---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n{rows}\n{kinds}",
         load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+    ))
+}
+
+/// An input kind that must cost the same per item at any size (issue #25): a
+/// generated one-chapter book with `n` items, and the item's name.
+struct Kind {
+    name: &'static str,
+    /// Items at 1×.
+    base: usize,
+    /// The book fails on purpose (errors).
+    fails: bool,
+    chapter: fn(usize) -> String,
+}
+
+const KINDS: [Kind; 9] = [
+    Kind {
+        name: "`$\\nope$` lines (errors)",
+        base: 2000,
+        fails: true,
+        chapter: |n| (0..n).map(|i| format!("Line {i} $\\nope$\n\n")).collect(),
+    },
+    Kind {
+        name: "`{calc}` errors",
+        base: 1000,
+        fails: true,
+        chapter: |n| {
+            (0..n)
+                .map(|i| format!("Line {i} {{calc}}`1 + 1 = 3`\n\n"))
+                .collect()
+        },
+    },
+    Kind {
+        name: "`{eq}` references to no label (errors)",
+        base: 1000,
+        fails: true,
+        chapter: |n| {
+            (0..n)
+                .map(|i| format!("Line {i} {{eq}}`none-{i}`\n\n"))
+                .collect()
+        },
+    },
+    Kind {
+        name: "unknown directives (errors)",
+        base: 1000,
+        fails: true,
+        chapter: |n| {
+            (0..n)
+                .map(|_| ":::{nodirective}\nx\n:::\n\n".to_string())
+                .collect()
+        },
+    },
+    Kind {
+        name: "labelled `math` blocks plus as many `{eq}` references",
+        base: 2000,
+        fails: false,
+        chapter: |n| {
+            let blocks =
+                (0..n).map(|i| format!(":::{{math}}\n:label: eq-{i}\nx_{{{i}}} = {i}\n:::\n\n"));
+            let refs = (0..n).map(|i| format!("See {{eq}}`eq-{i}`.\n\n"));
+            blocks.chain(refs).collect()
+        },
+    },
+    Kind {
+        name: "formula cards, each defining one symbol",
+        base: 500,
+        fails: false,
+        chapter: |n| {
+            (0..n)
+                .map(|i| format!(":::{{formula}} Card {i}\n---\ntex: a_{{{i}}} = {i}\nwhere:\n  - {{id: s{i}, tex: 'a_{{{i}}}', name: a {i}, meaning: Value {i}}}\n---\nText.\n:::\n\n"))
+                .collect()
+        },
+    },
+    Kind {
+        name: "`inspect: true` blocks plus as many symbol-table rows",
+        base: 500,
+        fails: false,
+        chapter: |n| {
+            let inspected =
+                (0..n).map(|i| format!(":::{{math}}\n:inspect: true\na_{{{i}}} = 1\n:::\n\n"));
+            symbol_table(n) + &inspected.collect::<String>()
+        },
+    },
+    Kind {
+        name: "symbol-table rows",
+        base: 2000,
+        fails: false,
+        chapter: symbol_table,
+    },
+    Kind {
+        name: "`params` entries of one plot (refused: at most 12)",
+        base: 1250,
+        fails: true,
+        chapter: |n| {
+            let params: String = (0..n)
+                .map(|i| format!("  p{i}: {{value: 1, range: [-3, 3], step: 0.1}}\n"))
+                .collect();
+            format!(":::{{widget}} plot\n---\nx: [-4, 4]\nparams:\n{params}curves:\n  - x\n---\nA plot.\n:::\n")
+        },
+    },
+];
+
+/// A symbol table of `n` rows.
+fn symbol_table(n: usize) -> String {
+    let rows: String = (0..n)
+        .map(|i| format!("- {{id: s{i}, tex: 'a_{{{i}}}', read: a {i}, meaning: Value {i}}}\n"))
+        .collect();
+    format!(":::{{symbol-table}} All\n---\n{rows}---\n:::\n\n")
+}
+
+/// Each [`KINDS`] at 1×, 2×, 4× and 8×: the preprocessor's time per item (flat means
+/// linear), and the whole build's. A Markdown table.
+fn measure_kinds(bin: &Path, target: &Path) -> Result<String> {
+    let mut rows = String::new();
+    for (k, kind) in KINDS.iter().enumerate() {
+        let mut cells = Vec::new();
+        let mut builds = Vec::new();
+        for factor in [1, 2, 4, 8] {
+            let n = kind.base * factor;
+            let dir = target.join(format!("bench/kind-{k}-{factor}"));
+            if dir.exists() {
+                fs::remove_dir_all(&dir)?;
+            }
+            fs::create_dir_all(dir.join("src"))?;
+            fs::write(
+                dir.join("book.toml"),
+                "[book]\ntitle = \"Kinds\"\n\n[preprocessor.mathcourse]\n\n[output.html]\n",
+            )?;
+            fs::write(dir.join("src/SUMMARY.md"), "# Summary\n\n- [C](ch.md)\n")?;
+            fs::write(
+                dir.join("src/ch.md"),
+                format!("# C\n\n{}", (kind.chapter)(n)),
+            )?;
+            eprintln!("xtask: scaling by kind: {} × {n}", kind.name);
+            let run = build_allowing(&dir, bin, kind.fails)?;
+            cells.push(format!(
+                "{:.2} s, **{:.0} µs**",
+                run.pre_cpu_s,
+                run.pre_cpu_s * 1e6 / n as f64
+            ));
+            builds.push(format!(
+                "{:.0}/{:.0}",
+                run.pre_s * 1e6 / n as f64,
+                run.build_s * 1e6 / n as f64
+            ));
+        }
+        writeln!(
+            rows,
+            "| {} | {} | {} | {} |",
+            kind.name,
+            kind.base,
+            cells.join(" | "),
+            builds.join(", ")
+        )?;
+    }
+    Ok(format!(
+        "### Per input kind\n\nOne chapter holding n items of one kind, at 1×, 2×, 4× and 8× (n = the base times that), built cold with `mdbook build` (books the items make fail still count: the preprocessor writes its stats before it stops). Each cell: the preprocessor's CPU time (all threads, user + system, from `/proc/self/stat` at exit: reading the book, processing it, printing its diagnostics, writing it back; 10 ms resolution) and, in bold, that time per item; a flat per-item cost means linear growth. CPU time is shown because the wall clock of this shared machine moves with other work (and with `fsync` of the cache). Last column: wall-clock µs per item of our process / of the whole build, at 1×, 2×, 4× and 8×.\n\n\
+         | input | base | 1× | 2× | 4× | 8× | wall µs/item, ours/build (1×, 2×, 4×, 8×) |\n|---|---:|---:|---:|---:|---:|---|\n{rows}"
     ))
 }
 

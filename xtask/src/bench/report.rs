@@ -10,10 +10,11 @@ pub const MARKER: &str = "<!-- more benchmarks below -->";
 
 /// Goal: our render rate per core over the official KaTeX's.
 const GOAL_RATE: f64 = 2.0;
-/// Goal: mdbook-katex cold build time over ours.
-const GOAL_COLD: f64 = 4.0;
-/// Goal: our warm rebuild time over plain mdBook's at most this.
-const GOAL_WARM: f64 = 1.3;
+/// Goal: mdbook-katex cold build wall time over ours, in interleaved runs (issue #25).
+const GOAL_COLD: f64 = 3.0;
+/// Goal: our process's share of a warm rebuild (one chapter edited), at most this many
+/// percent (issue #25).
+const GOAL_WARM_SHARE: f64 = 10.0;
 
 /// The machine and tool versions.
 pub struct Machine {
@@ -149,7 +150,7 @@ pub fn summary(rate: &RateResult, builds: &BuildResult) -> String {
     format!(
         "render rate vs Node KaTeX: {} on 1 thread, {} per core (goal ≥ {GOAL_RATE}×)\n\
          cold build, mdbook-katex over ours: {} (goal ≥ {GOAL_COLD}×)\n\
-         warm rebuild, ours over plain mdBook: {} (goal ≤ {GOAL_WARM}×)\n\
+         warm rebuild, ours over plain mdBook: {}\n\
          warm rebuild, mdbook-katex over ours: {}",
         ratio(r.rate_one),
         ratio(r.rate_per_core),
@@ -230,7 +231,7 @@ pub fn render(
         Some(c) => {
             let _ = writeln!(
                 w,
-                "| cold book build ≥ {GOAL_COLD}× faster than mdbook-katex | {} faster | {} |",
+                "| cold book build ≥ {GOAL_COLD}× faster than mdbook-katex (wall clock, interleaved runs) | {} faster | {} |",
                 ratio(c),
                 met(c >= GOAL_COLD)
             );
@@ -238,15 +239,24 @@ pub fn render(
         None => {
             let _ = writeln!(
                 w,
-                "| cold book build ≥ {GOAL_COLD}× faster than mdbook-katex | n/a (see below) | not measured |"
+                "| cold book build ≥ {GOAL_COLD}× faster than mdbook-katex (wall clock, interleaved runs) | n/a (see below) | not measured |"
             );
         }
     }
+    let share = {
+        let bd = &b.breakdown;
+        let build = super::median(bd.build.clone());
+        100.0 * super::median(bd.preprocessor.clone()) / build
+    };
     let _ = writeln!(
         w,
-        "| warm rebuild (one chapter edited) within {GOAL_WARM}× of plain mdBook | {} of plain | {} |\n",
+        "| a warm rebuild (one chapter edited) spends ≤ {GOAL_WARM_SHARE:.0}% of its time in our process | {share:.0}% (the whole build: {} of plain mdBook's) | {} |",
         ratio(r.warm_vs_plain),
-        met(r.warm_vs_plain <= GOAL_WARM)
+        met(share <= GOAL_WARM_SHARE)
+    );
+    let _ = writeln!(
+        w,
+        "| a cold build uses ≥ 4× less CPU than mdbook-katex, and at most its peak memory | not measured by this command: see \"Issue #25\" below | |\n"
     );
 
     // --- Render rate ----------------------------------------------------------
@@ -393,9 +403,8 @@ pub fn render(
     );
     let _ = writeln!(
         w,
-        "| ours warm ÷ plain mdBook | {} | ≤ {GOAL_WARM}× | {} |",
+        "| ours warm ÷ plain mdBook | {} | (none; the goal is our process's share, below) | |",
         ratio(r.warm_vs_plain),
-        met(r.warm_vs_plain <= GOAL_WARM)
     );
     let _ = writeln!(
         w,
