@@ -73,6 +73,8 @@ pub fn read_list(block: &Block, cx: &Cx, fields: Fields) -> Result<Vec<Located>,
             )));
     }
     let mut out: Vec<Located> = Vec::new();
+    // Where each id is first written (index into `out`): one lookup per item.
+    let mut first_of: std::collections::HashMap<String, usize> = Default::default();
     for (n, (symbol, item)) in items.into_iter().enumerate() {
         let located = Located { symbol, item };
         let s = &located.symbol;
@@ -85,7 +87,7 @@ pub fn read_list(block: &Block, cx: &Cx, fields: Fields) -> Result<Vec<Located>,
                 .with_label("used as the HTML id `sym-<id>`")
                 .with_hint("use letters, digits, `-` and `_` only, e.g. `vec-x`"));
         }
-        if let Some(first) = out.iter().find(|o| o.symbol.id == s.id) {
+        if let Some(first) = first_of.get(&s.id).map(|&i| &out[i]) {
             let (line, _) = crate::diagnostic::line_col(&cx.source, first.span_of("id").start);
             return Err(cx
                 .error(
@@ -124,6 +126,7 @@ pub fn read_list(block: &Block, cx: &Cx, fields: Fields) -> Result<Vec<Located>,
                 .with_label(format!("symbol `{}`", s.id))
                 .with_hint("add `meaning: ...`, what the symbol stands for"));
         }
+        first_of.insert(located.symbol.id.clone(), out.len());
         out.push(located);
     }
     Ok(out)
