@@ -139,9 +139,8 @@ fn read_regular(path: &Path) -> Result<Option<Vec<u8>>, String> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        // O_NONBLOCK (the same value on every Linux and BSD target): opening a FIFO
-        // swapped in after the check above returns at once.
-        options.custom_flags(0o4000);
+        // Opening a FIFO swapped in after the check above returns at once.
+        options.custom_flags(libc::O_NONBLOCK);
     }
     let Ok(mut file) = options.open(path) else {
         return Ok(None);

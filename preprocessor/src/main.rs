@@ -264,17 +264,7 @@ fn write_stats(stats: &mdbook_mathcourse::RunStats, took: std::time::Duration) {
                 .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
         })
         .unwrap_or(0);
-    // CPU time of every thread (user + system, /proc/self/stat fields 14 and 15, in
-    // clock ticks of 1/100 s): unlike the wall clock, barely moved by other work on
-    // the machine.
-    let cpu = std::fs::read_to_string("/proc/self/stat")
-        .ok()
-        .and_then(|s| {
-            let fields: Vec<&str> = s.rsplit_once(") ")?.1.split(' ').collect();
-            let tick = |i: usize| fields.get(i)?.parse::<f64>().ok();
-            Some((tick(11)? + tick(12)?) / 100.0)
-        })
-        .unwrap_or(f64::NAN);
+    let cpu = cpu_seconds();
     let line = format!(
         "{{\"seconds\":{},\"cpu_seconds\":{cpu},\"peak_kb\":{peak_kb},\"chapters\":{},\"formulas\":{}}}\n",
         took.as_secs_f64(),
@@ -286,4 +276,19 @@ fn write_stats(stats: &mdbook_mathcourse::RunStats, took: std::time::Duration) {
         .append(true)
         .open(path)
         .and_then(|mut f| f.write_all(line.as_bytes()));
+}
+
+/// CPU time of every thread of this process so far (user + system; `getrusage`, in
+/// microseconds): unlike the wall clock, barely moved by other work on the machine.
+fn cpu_seconds() -> f64 {
+    #[cfg(unix)]
+    {
+        // SAFETY: `getrusage` only writes the `rusage` it is given, which lives here.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0 {
+            let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+            return secs(usage.ru_utime) + secs(usage.ru_stime);
+        }
+    }
+    f64::NAN
 }
