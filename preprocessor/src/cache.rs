@@ -78,7 +78,9 @@ impl Cache {
         let path = dir.join(format!("{}.pack", &name[..24]));
         let (old, damaged, skipped) = match read_regular(&path) {
             Ok(Some(bytes)) => {
-                let (old, damaged) = parse_pack(&String::from_utf8_lossy(&bytes));
+                let text = String::from_utf8(bytes)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+                let (old, damaged) = parse_pack(&text);
                 (old, damaged, None)
             }
             Ok(None) => (HashMap::new(), false, None),
@@ -222,8 +224,7 @@ impl Pack {
         ensure_cache_dir(dir)?;
         let mut keys: Vec<&Key> = self.used.keys().collect();
         keys.sort();
-        let mut text = String::from(PACK_HEADER);
-        text.push('\n');
+        let mut text = String::new();
         for key in keys {
             let html = &self.used[key];
             text.push_str(key);
@@ -233,6 +234,9 @@ impl Pack {
             text.push_str(html);
             text.push('\n');
         }
+        // The header carries a hash of the whole body: a whole pack is checked in one
+        // pass, and its entries one by one only when that fails.
+        let text = format!("{PACK_HEADER} {}\n{text}", body_check(&text));
         let mut tmp = tempfile::Builder::new()
             .prefix(TEMP_PREFIX)
             .tempfile_in(dir)?;
@@ -240,6 +244,12 @@ impl Pack {
         tmp.as_file().sync_all().ok();
         tmp.persist(&path).map(drop).map_err(|e| e.error)
     }
+}
+
+/// The check in a pack's header: 32 hex digits of BLAKE3 of everything after it (one
+/// pass over the file, where checking every entry is one hash per entry).
+fn body_check(body: &str) -> String {
+    blake3::hash(body.as_bytes()).to_hex()[..32].to_string()
 }
 
 /// The check written beside each entry: 16 hex digits of BLAKE3(key, tab, HTML).
@@ -254,16 +264,23 @@ fn entry_check(key: &str, html: &str) -> String {
 /// The good entries of a pack file, and whether any line was bad (or the whole file
 /// is of another format): then the pack is rewritten on save.
 fn parse_pack(text: &str) -> (HashMap<Key, String>, bool) {
-    let mut lines = text.split('\n');
-    if lines.next() != Some(PACK_HEADER) {
-        return (HashMap::new(), true);
-    }
-    let mut damaged = !text.ends_with('\n');
+    let (header, body) = text.split_once('\n').unwrap_or((text, ""));
+    // `mathcourse-cache v2 <body check>`; a pack written before the body check has
+    // the bare header and is checked entry by entry.
+    let whole = match header.strip_prefix(PACK_HEADER) {
+        Some("") => None,
+        Some(rest) => Some(rest.strip_prefix(' ').unwrap_or(rest)),
+        None => return (HashMap::new(), true),
+    };
+    let trusted = whole == Some(body_check(body).as_str());
+    // An old pack is rewritten once, with the check.
+    let mut damaged = !text.ends_with('\n') || !trusted;
     let mut out = HashMap::new();
-    for line in lines.filter(|l| !l.is_empty()) {
+    for line in body.split('\n').filter(|l| !l.is_empty()) {
         let entry = line.split_once('\t').and_then(|(key, rest)| {
             let (check, html) = rest.split_once('\t')?;
-            (entry_check(key, html) == check).then(|| (key.to_string(), html.to_string()))
+            (trusted || entry_check(key, html) == check)
+                .then(|| (key.to_string(), html.to_string()))
         });
         match entry {
             Some((key, html)) => {
@@ -419,6 +436,26 @@ mod tests {
         assert_eq!((pack.hits, pack.misses), (good, 10 - good));
         pack.save().unwrap();
         assert_eq!(fs::read(&path).unwrap(), full);
+    }
+
+    #[test]
+    fn the_body_check_covers_the_whole_pack_and_old_packs_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(Some(dir.path().to_path_buf()));
+        let path = saved(&cache, 3);
+        let full = fs::read_to_string(&path).unwrap();
+        let (header, body) = full.split_once('\n').unwrap();
+        assert_eq!(header, format!("{PACK_HEADER} {}", body_check(body)));
+        assert!(!cache.pack(Path::new("a.md")).damaged);
+        // A pack from before the body check: every entry checked, all good, kept, and
+        // the pack written again with the check.
+        fs::write(&path, format!("{PACK_HEADER}\n{body}")).unwrap();
+        let pack = cache.pack(Path::new("a.md"));
+        assert_eq!((pack.old.len(), pack.damaged), (3, true));
+        // A wrong body check: entries checked one by one, the pack rewritten.
+        fs::write(&path, format!("{PACK_HEADER} 0123\n{body}")).unwrap();
+        let pack = cache.pack(Path::new("a.md"));
+        assert_eq!((pack.old.len(), pack.damaged), (3, true));
     }
 
     #[test]
