@@ -234,9 +234,10 @@ fn preprocess() -> ExitCode {
         write_stats(&outcome.stats, started.elapsed());
         return ExitCode::FAILURE;
     }
-    // Buffered in large blocks: stdout alone is a `LineWriter`, which scans every
-    // chunk for newlines and writes often.
-    let mut out = io::BufWriter::with_capacity(1 << 20, io::stdout().lock());
+    // Buffered in large blocks, straight to the file descriptor: stdout alone is a
+    // `LineWriter`, which scans every chunk for newlines and writes often.
+    let raw: Box<dyn Write> = stdout_file().unwrap_or_else(|| Box::new(io::stdout().lock()));
+    let mut out = io::BufWriter::with_capacity(1 << 20, raw);
     if let Err(err) = mdbook_mathcourse::protocol::write_to(&outcome.book, protocol, &mut out)
         .map_err(io::Error::other)
         .and_then(|_| out.flush())
@@ -291,4 +292,17 @@ fn cpu_seconds() -> f64 {
         }
     }
     f64::NAN
+}
+
+/// Standard output as a plain file (a duplicate of its descriptor), without the line
+/// buffering of `io::stdout()`.
+fn stdout_file() -> Option<Box<dyn Write>> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        let fd = io::stdout().as_fd().try_clone_to_owned().ok()?;
+        Some(Box::new(std::fs::File::from(fd)))
+    }
+    #[cfg(not(unix))]
+    None
 }
