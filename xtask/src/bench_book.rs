@@ -278,7 +278,9 @@ fn corpus_shares(bin: &Path, target: &Path) -> Result<String> {
         for round in 0..ROUNDS {
             fs::write(
                 &edited,
-                format!("{original}\n\nOne more formula, $a_{{{round}}} + b^2$, for the warm build.\n"),
+                format!(
+                    "{original}\n\nOne more formula, $a_{{{round}}} + b^2$, for the warm build.\n"
+                ),
             )?;
             shares.push(build_with_share(&to, bin)?);
         }

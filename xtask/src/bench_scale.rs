@@ -177,7 +177,7 @@ pub fn measure() -> Result<String> {
         "{HEADING}\n\n`cargo xtask bench-scale` (also run by `cargo xtask bench`): generated books of \
          50, 100 and 200 chapters, {FORMULAS_PER_CHAPTER} formulas each (inline, display, in claims), \
          built with `mdbook build` and the release preprocessor, cold (no cache) and warm (nothing \
-         changed). \"Preprocessor\" is our process alone (its own clock and `VmHWM`); \"build\" is the \
+         changed). \"Preprocessor\" is our process alone (its own clock, from reading the book to writing it back, and `VmHWM`; before issue #25 the clock left out reading and writing); \"build\" is the \
          whole `mdbook build` (wall clock; peak RSS from GNU `time`, the larger of mdBook and us). Flat \
          per-formula columns mean the cost grows linearly with the book. Load average at the end: {}.\n\n\
          | chapters | formulas | build | preprocessor s | µs/formula | preprocessor peak MB | KB/formula | build s | µs/formula | build peak MB | KB/formula |\n\
@@ -338,7 +338,7 @@ fn measure_kinds(bin: &Path, target: &Path) -> Result<String> {
         )?;
     }
     Ok(format!(
-        "### Per input kind\n\nOne chapter holding n items of one kind, at 1×, 2×, 4× and 8× (n = the base times that), built cold with `mdbook build` (books the items make fail still count: the preprocessor writes its stats before it stops). Each cell: the preprocessor's CPU time (all threads, user + system, from `/proc/self/stat` at exit: reading the book, processing it, printing its diagnostics, writing it back; 10 ms resolution) and, in bold, that time per item; a flat per-item cost means linear growth. CPU time is shown because the wall clock of this shared machine moves with other work (and with `fsync` of the cache). Last column: wall-clock µs per item of our process / of the whole build, at 1×, 2×, 4× and 8×.\n\n\
+        "### Per input kind\n\nOne chapter holding n items of one kind, at 1×, 2×, 4× and 8× (n = the base times that), built cold with `mdbook build` (books the items make fail still count: the preprocessor writes its stats before it stops). Each cell: the preprocessor's CPU time (all threads, user + system, from `getrusage` at exit: reading the book, processing it, printing its diagnostics, writing it back) and, in bold, that time per item; a flat per-item cost means linear growth. CPU time is shown because the wall clock of this shared machine moves with other work (and with `fsync` of the cache). Last column: wall-clock µs per item of our process / of the whole build, at 1×, 2×, 4× and 8×.\n\n\
          | input | base | 1× | 2× | 4× | 8× | wall µs/item, ours/build (1×, 2×, 4×, 8×) |\n|---|---:|---:|---:|---:|---:|---|\n{rows}"
     ))
 }
