@@ -48,7 +48,7 @@ impl Notation {
             notation.order.insert(ch.path.to_path_buf(), position);
             let front = frontmatter::locate(ch.source);
             let start = front.as_ref().map_or(0, |b| b.body_start);
-            if let Some(Ok(fm)) = front.map(|b| frontmatter::parse(ch.source, &b)) {
+            if let Some(fm) = front.map(|b| frontmatter::parse_keeping(ch.source, &b).front) {
                 if !fm.macros.is_empty() {
                     notation
                         .chapter_macros

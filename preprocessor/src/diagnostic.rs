@@ -202,6 +202,23 @@ pub fn render_all(diagnostics: &[Diagnostic], color: bool) -> String {
     out
 }
 
+/// The candidate closest to `word` (Jaro–Winkler similarity above 0.8), for "did you
+/// mean". The one place a misspelled name is matched: options, directive names, roles,
+/// statuses, widgets and their parameters, check kinds and `calc` names.
+pub fn suggest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    candidates
+        .iter()
+        .map(|c| (strsim::jaro_winkler(word, c), *c))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
+/// `"; did you mean `x`?"` when [`suggest`] finds a candidate, else nothing.
+pub fn did_you_mean(word: &str, candidates: &[&str]) -> String {
+    suggest(word, candidates).map_or_else(String::new, |c| format!("; did you mean `{c}`?"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -431,10 +431,7 @@ fn collect_modules(
         let Some(block) = frontmatter::locate(ch.content) else {
             continue;
         };
-        let Some(module) = frontmatter::parse(ch.content, &block)
-            .ok()
-            .and_then(|fm| fm.module)
-        else {
+        let Some(module) = frontmatter::parse_keeping(ch.content, &block).front.module else {
             continue;
         };
         let path = ch.path.cloned().unwrap_or_default();
@@ -589,6 +586,18 @@ fn book_symbols(root: &Path, config: &Config) -> Result<Vec<(symbol::Symbol, Str
 
 /// Book-wide macros from `macros = "file"` or a `[preprocessor.mathcourse.macros]` table.
 fn book_macros(root: &Path, config: &Config) -> Result<BTreeMap<String, String>> {
+    let macros = book_macros_unchecked(root, config)?;
+    if let Some((name, problem)) = math::broken_macros(&macros).into_iter().next() {
+        let place = match &config.macros {
+            Some(MacrosConfig::File(path)) => path.display().to_string(),
+            _ => format!("[preprocessor.{NAME}.macros]"),
+        };
+        bail!("{place}: macro `{name}` does not typeset: {problem}\n  help: every `{{` in a macro needs its `}}`");
+    }
+    Ok(macros)
+}
+
+fn book_macros_unchecked(root: &Path, config: &Config) -> Result<BTreeMap<String, String>> {
     match &config.macros {
         None => Ok(BTreeMap::new()),
         Some(MacrosConfig::Table(table)) => {

@@ -609,6 +609,73 @@ pub fn markdown_safe(html: &str) -> String {
     out
 }
 
+/// The byte offset of the last `{` in `tex` that no `}` closes (escaped braces and `%`
+/// comments skipped), or `None` when every group is closed.
+pub fn unclosed_brace(tex: &str) -> Option<usize> {
+    match brace_problem(tex) {
+        Some(BraceProblem::Unclosed(at)) => Some(at),
+        _ => None,
+    }
+}
+
+/// A `{` that is never closed or a `}` that closes nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BraceProblem {
+    /// The byte offset of the last `{` no `}` closes.
+    Unclosed(usize),
+    /// The byte offset of the first `}` with no `{` to close.
+    Unopened(usize),
+}
+
+/// The first brace problem of `tex` (escaped braces and `%` comments skipped).
+pub fn brace_problem(tex: &str) -> Option<BraceProblem> {
+    let mut open = Vec::new();
+    let mut bytes = tex.bytes().enumerate();
+    while let Some((i, b)) = bytes.next() {
+        match b {
+            b'\\' => {
+                bytes.next();
+            }
+            b'%' => {
+                for (_, c) in bytes.by_ref() {
+                    if c == b'\n' {
+                        break;
+                    }
+                }
+            }
+            b'{' => open.push(i),
+            b'}' if open.pop().is_none() => return Some(BraceProblem::Unopened(i)),
+            _ => {}
+        }
+    }
+    open.pop().map(BraceProblem::Unclosed)
+}
+
+/// The macros whose expansion cannot typeset (a `{` never closed, a `}` closing
+/// nothing), with what is wrong, in name order.
+pub fn broken_macros(macros: &std::collections::BTreeMap<String, String>) -> Vec<(String, String)> {
+    macros
+        .iter()
+        .filter_map(|(name, body)| {
+            let problem = match brace_problem(body)? {
+                BraceProblem::Unclosed(at) => {
+                    format!(
+                        "the `{{` at character {} of `{body}` is never closed",
+                        body[..at].chars().count() + 1
+                    )
+                }
+                BraceProblem::Unopened(at) => {
+                    format!(
+                        "the `}}` at character {} of `{body}` closes nothing",
+                        body[..at].chars().count() + 1
+                    )
+                }
+            };
+            Some((name.clone(), problem))
+        })
+        .collect()
+}
+
 /// Parses a macros file in mdbook-katex's format: one `\name:expansion` per line.
 /// As in mdbook-katex, only lines that start with `\` are macros: every other line
 /// (blank, `% comment`, `# Section heading`, prose) is ignored. Returns the macros or
@@ -726,6 +793,18 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn brace_problems() {
+        assert_eq!(
+            brace_problem("\\frac{a + d}{2 \\pm b"),
+            Some(BraceProblem::Unclosed(12))
+        );
+        assert_eq!(brace_problem("\\mathbf{w"), Some(BraceProblem::Unclosed(7)));
+        assert_eq!(brace_problem("a}b{"), Some(BraceProblem::Unopened(1)));
+        assert_eq!(brace_problem("\\{x\\} {y} % {"), None);
+        assert_eq!(unclosed_brace("{a{b}"), Some(0));
     }
 
     #[test]

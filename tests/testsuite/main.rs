@@ -16,6 +16,7 @@ mod inspect;
 mod katex_diff;
 mod math;
 mod mathjax;
+mod messages;
 mod progress;
 mod reader;
 mod safety;

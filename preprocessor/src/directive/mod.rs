@@ -327,6 +327,20 @@ impl<'a> Cx<'a> {
             self.diagnostics.push(d);
             return self.source[block.range.clone()].to_string();
         };
+        if let Some(missing) = &block.options_unclosed {
+            let d = match missing {
+                block::MissingFence::Closing(dashes) => self
+                    .error(dashes.clone(), format!("the options of `{}` have no closing `---`", block.name))
+                    .with_label("options start here")
+                    .with_hint("add a line `---` after the last option (before the block's text); without it the text is read as YAML"),
+                block::MissingFence::Opening(key) => self
+                    .error(key.clone(), format!("the options of `{}` have no opening `---`", block.name))
+                    .with_label("reads as text, not as an option")
+                    .with_hint(format!("add a line `---` right after the line `{}`; options are YAML between two `---` lines", self.source[block.opener.clone()].trim())),
+            };
+            self.diagnostics.push(d);
+            return self.source[block.range.clone()].to_string();
+        }
         if let Err(d) = self.argument_and_body_used(directive, block) {
             self.diagnostics.push(d);
             return self.source[block.range.clone()].to_string();

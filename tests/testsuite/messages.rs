@@ -1,0 +1,78 @@
+//! One mistake, one message, at its cause (#23): each case is a chapter with one
+//! author mistake; the whole diagnostic output is compared with a reviewed snapshot
+//! (`messages/<case>.txt`), so a follow-on error or a caret that moves fails the test.
+
+use mathcourse_tests::{chapter_diagnostics, check_snapshot, tests_dir};
+
+/// The diagnostics of `text` as the only chapter, compared with `messages/<case>.txt`;
+/// the mistake must give exactly one error.
+fn one_error(case: &str, text: &str) {
+    errors(case, text, 1);
+}
+
+/// [`one_error`] for a chapter with `mistakes` mistakes: one error each.
+fn errors(case: &str, text: &str, mistakes: usize) {
+    let (out, errors) = chapter_diagnostics(text);
+    check_snapshot(
+        &out,
+        &tests_dir().join(format!("testsuite/messages/{case}.txt")),
+    );
+    assert_eq!(errors, mistakes, "one mistake, one error:\n{out}");
+}
+
+/// A card and a reference to a label defined after it: the reference must resolve
+/// whatever happens to the card above it.
+const LATER_LABEL: &str = "\n\nSee {eq}`eq-later`.\n\n:::{math}\n:label: eq-later\nb = 2\n:::\n";
+
+#[test]
+fn a_card_without_its_closing_dashes() {
+    one_error(
+        "card_without_closing_dashes",
+        &format!(
+            "# T\n\nSee {{eq}}`eq-a`.\n\n:::{{formula}} Card A\n---\nlabel: eq-a\ntex: 'a = 1'\n\nThe card's text: a is one.\n:::\n{LATER_LABEL}"
+        ),
+    );
+}
+
+#[test]
+fn a_card_without_its_opening_dashes() {
+    one_error(
+        "card_without_opening_dashes",
+        &format!(
+            "# T\n\nSee {{eq}}`eq-a`.\n\n:::{{formula}} Card A\nlabel: eq-a\ntex: 'a = 1'\n---\nThe card's text.\n:::\n{LATER_LABEL}"
+        ),
+    );
+}
+
+#[test]
+fn a_misspelled_front_matter_key_keeps_the_macros() {
+    one_error(
+        "front_matter_typo",
+        "---\nmacros:\n  \\vw: '\\mathbf{w}'\nobjective: [Read a vector]\n---\n# T\n\nThe weights $\\vw$, again $\\vw_1$.\n",
+    );
+}
+
+#[test]
+fn front_matter_that_does_not_read_hides_the_undefined_macros() {
+    one_error(
+        "front_matter_broken_yaml",
+        "---\nmacros:\n  \\vw: '\\mathbf{w}'\ntitle: [unclosed\n---\n# T\n\nThe weights $\\vw$, again $\\vw_1$.\n",
+    );
+}
+
+#[test]
+fn a_broken_macro_is_reported_once_at_its_definition() {
+    one_error(
+        "broken_macro",
+        "---\nmacros:\n  \\vw: '\\mathbf{w'\n---\n# T\n\nThe weights $\\vw$, again $\\vw_1$ and $\\vw^2$.\n",
+    );
+}
+
+#[test]
+fn an_unclosed_brace_is_pointed_at() {
+    errors(
+        "unclosed_brace",
+        "# T\n\n:::{math}\n\\frac{a + d}{2 \\pm \\sqrt{b}\n:::\n\nInline too: $\\sqrt{x + 1$.\n",
+        2,
+    );
+}
