@@ -61,6 +61,28 @@ pub fn init(dir: &Path, title: &str) -> Result<Vec<PathBuf>> {
             existing.join(", ")
         );
     }
+    // Every folder a file goes in must be a folder (or not exist yet): checked before
+    // anything is written, so a failure leaves nothing behind.
+    for (rel, _) in &files {
+        let mut folder = Path::new(rel).parent();
+        while let Some(f) = folder.filter(|f| !f.as_os_str().is_empty()) {
+            let full = dir.join(f);
+            if full.exists() && !full.is_dir() {
+                bail!(
+                    "{} is a file, where the book's folder `{}` goes; nothing was written\n  help: run `mdbook-mathcourse init` in an empty folder, or name a new one: `mdbook-mathcourse init my-course`",
+                    full.display(),
+                    f.display()
+                );
+            }
+            folder = f.parent();
+        }
+    }
+    if dir.exists() && !dir.is_dir() {
+        bail!(
+            "{} is a file; nothing was written\n  help: name a new folder: `mdbook-mathcourse init my-course`",
+            dir.display()
+        );
+    }
     let mut written = Vec::new();
     for (rel, text) in files {
         let path = dir.join(rel);
@@ -83,6 +105,24 @@ pub fn init(dir: &Path, title: &str) -> Result<Vec<PathBuf>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_where_a_folder_goes_is_refused_before_anything_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let book = dir.path().join("b");
+        fs::create_dir_all(&book).unwrap();
+        fs::write(book.join("src"), "mine").unwrap();
+        let err = init(&book, "T").unwrap_err().to_string();
+        assert!(
+            err.contains("is a file, where the book's folder `src` goes"),
+            "{err}"
+        );
+        let left: Vec<_> = fs::read_dir(&book).unwrap().collect();
+        assert_eq!(left.len(), 1, "nothing written");
+        // Once the file is moved away, init works.
+        fs::remove_file(book.join("src")).unwrap();
+        assert!(init(&book, "T").is_ok());
+    }
 
     #[test]
     fn a_title_with_a_control_character_is_refused() {

@@ -434,3 +434,23 @@ fn roles_that_are_not_read_are_reported() {
     assert!(text.contains("is not followed by a code span"), "{text}");
     assert!(text.contains("src/chapter.md:8:15"), "{text}");
 }
+
+/// A chapter saved with Windows line ends builds as cleanly as one with `\n`: no `\r`
+/// (nor `&#13;`, a parse error for mdBook's HTML check) in the formulas' HTML, and the
+/// same HTML as the `\n` chapter.
+#[test]
+fn crlf_chapters_build_like_lf_chapters() {
+    let lf = "# T\n\nInline $x$ here.\n\n$$\na = b\n$$\n\n:::{math}\n:label: eq-a\nc = d\n:::\n";
+    let mut outputs = Vec::new();
+    for text in [lf.to_string(), lf.replace('\n', "\r\n")] {
+        let mut test = BookTest::from_dir("hardening/basic");
+        test.change_file("src/chapter.md", &text);
+        let (diagnostics, errors) = process(&test).unwrap();
+        assert_eq!((diagnostics.as_str(), errors), ("", 0));
+        test.build();
+        let main = test.main_of("chapter.html");
+        assert!(!main.contains('\r') && !main.contains("&#13;"), "{main}");
+        outputs.push(main);
+    }
+    assert_eq!(outputs[0], outputs[1]);
+}

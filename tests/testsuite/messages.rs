@@ -76,3 +76,22 @@ fn an_unclosed_brace_is_pointed_at() {
         2,
     );
 }
+
+#[test]
+fn an_unclosed_backslash_paren_is_reported() {
+    errors(
+        "unclosed_backslash_paren",
+        "# T\n\nThe sum \\(a + b is shown as text.\n\nA closed \\(c\\) and an escaped \\\\(d are fine.\n",
+        0,
+    );
+}
+
+#[test]
+fn a_computation_too_long_to_show_names_the_check_not_latex() {
+    let vector: Vec<String> = (0..4000).map(|i| i.to_string()).collect();
+    let vector = format!("[{}]", vector.join(", "));
+    one_error(
+        "computation_too_long",
+        &format!("# T\n\n:::{{check}} calc\n---\nlines:\n  - v = {vector}\n  - s = sum(v)\nexpect:\n  s: 7998000\n---\nThe sum of the first 4000 whole numbers.\n:::\n"),
+    );
+}

@@ -404,6 +404,13 @@ impl<'a> Cx<'a> {
             return self.plain_mathjax(region, rules);
         }
         let found = scan::scan_region_with(&source, region.clone(), self.book.dollars);
+        for paren in &found.unclosed_parens {
+            let d = self
+                .warning(paren.clone(), "`\\(` opens a formula that no `\\)` closes")
+                .with_label("shown as `(`: Markdown drops the backslash")
+                .with_hint("close the formula with `\\)`; for a backslash before a parenthesis in prose, write `\\\\(`");
+            self.diagnostics.push(d);
+        }
         for unread in &found.unread_roles {
             let d = if unread.in_html {
                 self.warning(
@@ -601,6 +608,33 @@ impl<'a> Cx<'a> {
         self.formula(tex, display, &math_span).unwrap_or_default()
     }
 
+    /// Renders TeX the build wrote (a check's computation, a `{calc}` role's expression)
+    /// like [`Cx::option_math`]. The author wrote no TeX, so a formula too long to
+    /// typeset is reported as `what` being too long to show, with `hint`, not as a LaTeX
+    /// error.
+    pub fn generated_math(
+        &mut self,
+        tex: &str,
+        display: bool,
+        span: Range<usize>,
+        what: &str,
+        hint: &str,
+    ) -> String {
+        if tex.len() > crate::math::MAX_TEX_BYTES {
+            let d = self
+                .error(span, format!("{what} is too long to show"))
+                .with_label(format!(
+                    "shown as a formula it would take {} bytes of TeX; a formula holds at most {}",
+                    tex.len(),
+                    crate::math::MAX_TEX_BYTES
+                ))
+                .with_hint(hint.to_string());
+            self.diagnostics.push(d);
+            return String::new();
+        }
+        self.option_math(tex, display, span)
+    }
+
     /// Renders short author text from an option (inline Markdown with math) to safe
     /// HTML: raw HTML is shown as text, links must be http(s), mailto or relative.
     pub fn inline(&mut self, text: &str, span: Range<usize>) -> String {
@@ -674,7 +708,13 @@ impl<'a> Cx<'a> {
                 }
             }
             "calc" => match self.calc_role(role) {
-                Ok(tex) => Some(self.option_math(&tex, false, role.range.clone())),
+                Ok(tex) => Some(self.generated_math(
+                    &tex,
+                    false,
+                    role.range.clone(),
+                    "this `{calc}` role",
+                    "the role shows its expression as a formula: compute the parts in a `{check} calc` block, then state the result with a short role that uses their names",
+                )),
                 Err(d) => {
                     self.diagnostics.push(d);
                     None
