@@ -18,7 +18,10 @@ fn main() {
         .join("../theme")
         .canonicalize()
         .expect("theme/ folder");
-    println!("cargo:rerun-if-changed={}", theme.display());
+    // Relative to the package: two checkouts sharing one target dir (a fresh clone built
+    // with the main checkout's target) may reuse this script's last run, and an absolute
+    // path would keep watching the other checkout's theme.
+    println!("cargo:rerun-if-changed=../theme");
     let mut files = Vec::new();
     collect(&theme, &theme, &mut files);
     files.sort();

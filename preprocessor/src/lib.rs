@@ -33,6 +33,7 @@ pub mod mathjax;
 pub(crate) mod notation;
 pub mod protocol;
 pub mod scan;
+pub mod serve;
 pub(crate) mod symbol;
 pub(crate) mod templates;
 
@@ -108,6 +109,17 @@ impl Preprocessor for MathCourse {
             .collect();
         if !warnings.is_empty() {
             eprint!("{}", diagnostic::render_all(&warnings, color));
+        }
+        let mut outcome = outcome;
+        if outcome.has_errors() && serve::serving(&ctx.config) {
+            eprint!("{}", diagnostic::render_all(&outcome.diagnostics, color));
+            eprintln!("warning: [preprocessor.{NAME}] the errors above are shown at the top of their pages; `mdbook build` fails until they are fixed");
+            serve::show_errors_in_pages(
+                &mut outcome.book,
+                &outcome.diagnostics,
+                &ctx.config.book.src,
+            );
+            return Ok(outcome.book);
         }
         if outcome.has_errors() {
             let errors: Vec<_> = outcome

@@ -32,6 +32,7 @@ const LAYERS: &[&[&str]] = &[
         "notation",
         "protocol",
         "scan",
+        "serve",
         "symbol",
         "templates",
     ],

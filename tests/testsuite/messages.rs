@@ -95,3 +95,54 @@ fn a_computation_too_long_to_show_names_the_check_not_latex() {
         &format!("# T\n\n:::{{check}} calc\n---\nlines:\n  - v = {vector}\n  - s = sum(v)\nexpect:\n  s: 7998000\n---\nThe sum of the first 4000 whole numbers.\n:::\n"),
     );
 }
+
+/// Under `mdbook serve` (which sets `output.html.live-reload-endpoint`), a chapter with
+/// errors is built with its errors listed at the top of the page, as the terminal shows
+/// them; without it (`mdbook build`) the build fails as always.
+#[test]
+fn under_serve_the_errors_are_shown_in_the_page() {
+    let chapter = "# T\n\n:::{check} calc\n---\nlines:\n  - l1 = 2\n  - s = l1 + l3\nexpect:\n  s: 5\n---\nText.\n:::\n";
+    let mut build = mathcourse_tests::BookTest::from_dir("hardening/basic");
+    build.change_file("src/chapter.md", chapter);
+    let err = build.build_error();
+    assert!(err.contains("unknown name `l3`"), "{err}");
+
+    let mut serve = mathcourse_tests::BookTest::from_dir("hardening/basic");
+    serve.change_file("src/chapter.md", chapter);
+    serve.change_file(
+        "book.toml",
+        "[book]\ntitle = \"Hardening\"\n\n[preprocessor.mathcourse]\n\n[output.html]\nlive-reload-endpoint = \"__livereload\"\n",
+    );
+    serve.build();
+    let main = serve.main_of("chapter.html");
+    let panel = main
+        .split("<div class=\"mc-build-errors\" role=\"alert\">")
+        .nth(1)
+        .expect("an error panel")
+        .split("</div>")
+        .next()
+        .unwrap();
+    assert!(
+        panel.contains("The build found 1 error on this page."),
+        "{panel}"
+    );
+    assert!(panel.contains("error: unknown name `l3`"), "{panel}");
+    assert!(panel.contains("src/chapter.md:7:14"), "{panel}");
+    assert!(panel.contains("did you mean `l1`?"), "{panel}");
+}
+
+#[test]
+fn a_claim_without_its_closing_dashes_is_not_a_missing_source() {
+    one_error(
+        "claim_without_closing_dashes",
+        "# T\n\n:::{claim} empirical\n---\nsource: A survey, 2024\n\nLarger models make fewer mistakes.\n:::\n",
+    );
+}
+
+#[test]
+fn a_calc_name_one_character_off_is_suggested() {
+    one_error(
+        "calc_short_name",
+        "# T\n\n:::{check} calc\n---\nlines:\n  - l1 = 2\n  - l2 = 3\n  - s = l1 + l3\nexpect:\n  s: 5\n---\nText.\n:::\n",
+    );
+}
