@@ -27,6 +27,7 @@ const LAYERS: &[&[&str]] = &[
         "include",
         "init",
         "inspect",
+        "katex_html",
         "math",
         "mathjax",
         "notation",
