@@ -114,11 +114,12 @@ pub fn render_chapter(
         diagnostics,
         html,
         next_id: 0,
-        anchors_by_block: crate::directive::contribute::anchors(&source, body_start),
+        anchors_by_block: crate::directive::registry::anchors(&source, body_start),
         mathjax_macros: Default::default(),
         calc_scope: Default::default(),
         anchors: std::collections::HashSet::new(),
         nesting: 0,
+        directives: crate::directive::registry::DIRECTIVES,
     };
     let header = crate::header::render(&front, block.as_ref(), &mut cx);
     for (opener, place) in

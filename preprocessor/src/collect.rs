@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diagnostic::{self, Diagnostic};
-use crate::directive::contribute::{self, Entry};
+use crate::directive::contribute::Entry;
+use crate::directive::registry;
 use crate::frontmatter;
 use crate::inspect;
 use crate::notation::{ClaimEntry, Notation, Site};
@@ -57,7 +58,7 @@ impl Notation {
             }
             let mut shared: Option<Arc<str>> = None;
             let mut formulas = Vec::new();
-            for entry in contribute::entries(ch.source, start) {
+            for entry in registry::entries(ch.source, start) {
                 let Entry {
                     block,
                     demo,

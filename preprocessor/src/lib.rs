@@ -490,7 +490,7 @@ fn collect_labels(
         let prefix = module
             .or_else(|| ch.number.clone())
             .unwrap_or_else(|| (index + 1).to_string());
-        for (n, (label, span)) in directive::collect_labels(&source, start)
+        for (n, (label, span)) in directive::registry::labels(&source, start)
             .into_iter()
             .enumerate()
         {
