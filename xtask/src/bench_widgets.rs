@@ -2,7 +2,7 @@
 //! "## Widgets" section of BENCHMARKS.md (after the `<!-- more benchmarks below -->`
 //! marker, replacing an earlier Widgets section).
 //!
-//! 1. Size: the committed bundle (`theme/widgets/`) and the loader, raw and gzip
+//! 1. Size: the committed bundle (`preprocessor/theme/widgets/`) and the loader, raw and gzip
 //!    (level 9), against the budget of 68 KB gzip for all widgets together (raised from 40 KB when the ninth widget, `plot`, came in; issue #16).
 //! 2. Speed, in headless Chromium (the ignored test `browser::widgets_benchmark` of the
 //!    tests crate, which writes `target/bench/widgets.json`): the time to handle one
@@ -56,10 +56,10 @@ pub fn run() -> Result<String> {
     out.push_str("### Size\n\n| file | raw | gzip -9 |\n|---|---:|---:|\n");
     // (file, counted in the budget, shipped through compact_js like preprocessor/build.rs)
     let files = [
-        ("theme/widgets/mathcourse_widgets_bg.wasm", true, false),
-        ("theme/widgets/mathcourse_widgets.js", true, false),
-        ("theme/mathcourse.js", true, true),
-        ("theme/widgets.css", false, false),
+        ("preprocessor/theme/widgets/mathcourse_widgets_bg.wasm", true, false),
+        ("preprocessor/theme/widgets/mathcourse_widgets.js", true, false),
+        ("preprocessor/theme/mathcourse.js", true, true),
+        ("preprocessor/theme/widgets.css", false, false),
     ];
     let (mut raw_total, mut gz_total) = (0, 0);
     for (file, counted, compact) in files {

@@ -16,7 +16,7 @@
 //! - `cargo xtask compat [--debug] [--vs-katex] [BOOK_DIR...]`: real mdbook-katex books
 //!   built with only their header renamed, every formula compared with what mdbook-katex
 //!   typesets (see [`compat`]).
-//! - `cargo xtask wasm [--check]`: build the widget bundle into `theme/widgets/` (see
+//! - `cargo xtask wasm [--check]`: build the widget bundle into `preprocessor/theme/widgets/` (see
 //!   [`wasm`]); `--check` fails when the committed bundle is stale.
 
 mod bench;
@@ -58,7 +58,7 @@ fn main() -> Result<()> {
                  fuzz [--time S] fuzz the scanner, parsers, tagging and whole chapters (release; --debug)\n  \
                  compat [--debug] [--vs-katex] [BOOK_DIR...]\n                  \
                  build real mdbook-katex books (default: ../shared/corpus) and compare every formula\n  \
-                 wasm [--check]  build the widget bundle into theme/widgets/ (--check: fail if the committed one is stale)"
+                 wasm [--check]  build the widget bundle into preprocessor/theme/widgets/ (--check: fail if the committed one is stale)"
             );
             bail!("unknown or missing command");
         }
