@@ -20,3 +20,4 @@ mod progress;
 mod reader;
 mod safety;
 mod widgets;
+mod workflows;
