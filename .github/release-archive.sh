@@ -4,7 +4,7 @@
 #   folder mdbook-mathcourse-v<VERSION>-<TARGET>/ with the binary, README.md and
 #   KaTeX's license, and OUT/<archive>.sha256 (`sha256sum` format).
 # Usage: release-archive.sh VERSION TARGET BIN_DIR OUT
-# The test suite runs it too (tests/testsuite/release.rs) and installs the archive with
+# The test suite runs it too (preprocessor/tests/release.rs) and installs the archive with
 # the Pages workflow that `mdbook-mathcourse init` writes.
 set -euo pipefail
 version=$1 target=$2 bin_dir=$3 out=$4
