@@ -366,3 +366,48 @@ fn compare_trees(a: &Path, b: &Path) -> Result<Vec<String>> {
     }
     Ok(diff)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_siblings_lose_their_source_and_checksum() {
+        let lock = "version = 4\n\n[[package]]\nname = \"mathcourse-core\"\nversion = \"0.1.0\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\nchecksum = \"aa\"\n\n[[package]]\nname = \"memchr\"\nversion = \"2.8.3\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\nchecksum = \"bb\"\n\n[[package]]\nname = \"mdbook-mathcourse\"\nversion = \"0.1.0\"\ndependencies = [\n \"mathcourse-core\",\n]\n";
+        assert_eq!(
+            siblings_from_paths(lock),
+            "version = 4\n\n[[package]]\nname = \"mathcourse-core\"\nversion = \"0.1.0\"\n\n[[package]]\nname = \"memchr\"\nversion = \"2.8.3\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\nchecksum = \"bb\"\n\n[[package]]\nname = \"mdbook-mathcourse\"\nversion = \"0.1.0\"\ndependencies = [\n \"mathcourse-core\",\n]\n"
+        );
+    }
+
+    #[test]
+    fn trees_compare_by_name_and_bytes() {
+        let dir = std::env::temp_dir().join(format!("xtask-trees-{}", std::process::id()));
+        let (a, b) = (dir.join("a"), dir.join("b"));
+        for d in [&a, &b] {
+            fs::create_dir_all(d.join("sub/.mathcourse-cache")).unwrap();
+            fs::write(d.join("same.txt"), "x").unwrap();
+            fs::write(
+                d.join("sub/.mathcourse-cache/pack"),
+                d.to_string_lossy().as_bytes(),
+            )
+            .unwrap();
+        }
+        assert!(
+            compare_trees(&a, &b).unwrap().is_empty(),
+            "the cache is left out"
+        );
+        fs::write(a.join("sub/page.html"), "1").unwrap();
+        fs::write(b.join("sub/page.html"), "2").unwrap();
+        fs::write(b.join("extra.js"), "").unwrap();
+        let diff = compare_trees(&a, &b).unwrap();
+        fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            diff,
+            [
+                "differs: sub/page.html",
+                "only from the repository's binary: extra.js"
+            ]
+        );
+    }
+}
