@@ -4,6 +4,10 @@
 //! that uses the main directives, a checked example and a widget, a `.gitignore`, and a
 //! GitHub Pages workflow that installs mdbook and this preprocessor and publishes the
 //! book. It never overwrites: when any of these files exists, nothing is written.
+//!
+//! The workflow installs exactly the version of the binary that wrote it (the release
+//! archive from the crate's repository, checked against its SHA-256, or `cargo install
+//! --version` from crates.io), cached under a key that carries that version.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -12,6 +16,14 @@ use anyhow::{bail, Context, Result};
 
 const CHAPTER: &str = include_str!("init/chapter.md");
 const WORKFLOW: &str = include_str!("init/deploy.yml");
+
+/// The Pages workflow: `init/deploy.yml` with this binary's version and the repository
+/// its releases are attached to (both from Cargo.toml).
+pub fn workflow() -> String {
+    WORKFLOW
+        .replace("@MATHCOURSE_VERSION@", env!("CARGO_PKG_VERSION"))
+        .replace("@MATHCOURSE_REPOSITORY@", env!("CARGO_PKG_REPOSITORY"))
+}
 
 /// The files `init` writes, relative to the book folder, with their contents.
 pub fn files(title: &str) -> Vec<(&'static str, String)> {
@@ -33,7 +45,7 @@ pub fn files(title: &str) -> Vec<(&'static str, String)> {
             ".gitignore",
             "# Built by mdbook; mathcourse's cache (its assets folder ignores itself).\n/book/\n/.mathcourse-cache/\n".to_string(),
         ),
-        (".github/workflows/book.yml", WORKFLOW.to_string()),
+        (".github/workflows/book.yml", workflow()),
     ]
 }
 
@@ -122,6 +134,38 @@ mod tests {
         // Once the file is moved away, init works.
         fs::remove_file(book.join("src")).unwrap();
         assert!(init(&book, "T").is_ok());
+    }
+
+    #[test]
+    fn the_workflow_installs_this_version_and_caches_it_under_it() {
+        let text = workflow();
+        assert!(
+            !text.contains("@MATHCOURSE"),
+            "a placeholder is left: {text}"
+        );
+        let version = env!("CARGO_PKG_VERSION");
+        assert!(
+            text.contains(&format!("MATHCOURSE_VERSION: \"{version}\"\n")),
+            "{text}"
+        );
+        assert!(text.contains(&format!(
+            "MATHCOURSE_RELEASES: \"{}/releases/download\"",
+            env!("CARGO_PKG_REPOSITORY")
+        )));
+        let key = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("key: "))
+            .expect("a cache key");
+        assert!(
+            key.contains("${{ env.MATHCOURSE_VERSION }}")
+                && key.contains("${{ env.MDBOOK_VERSION }}"),
+            "{key}"
+        );
+        assert!(text.contains("sha256sum --check"));
+        assert!(text.contains(
+            "cargo install --locked mdbook-mathcourse --version \"$MATHCOURSE_VERSION\""
+        ));
+        assert!(!text.contains("--git"), "no source to edit by hand");
     }
 
     #[test]

@@ -21,3 +21,4 @@ mod progress;
 mod reader;
 mod safety;
 mod widgets;
+mod workflows;
