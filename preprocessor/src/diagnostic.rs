@@ -228,6 +228,25 @@ pub fn did_you_mean(word: &str, candidates: &[&str]) -> String {
     suggest(word, candidates).map_or_else(String::new, |c| format!("; did you mean `{c}`?"))
 }
 
+/// `` `a` ``, `` `a` or `b` ``, or "one of `a`, `b`, `c`": the names a message lists.
+pub fn one_of(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [a] => format!("`{a}`"),
+        [a, b] => format!("`{a}` or `{b}`"),
+        _ => format!("one of {}", backticked(names)),
+    }
+}
+
+/// `` `a`, `b`, `c` `` for messages.
+pub fn backticked(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::suggest;

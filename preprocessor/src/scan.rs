@@ -14,54 +14,14 @@
 
 use std::ops::Range;
 
-use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 
 mod github;
+mod span;
 pub use github::github_math;
 use github::pulldown_dollar_math;
-
-/// Which delimiter introduced a formula.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Delimiter {
-    /// `$...$`
-    Dollar,
-    /// `$$...$$`
-    DoubleDollar,
-    /// `\(...\)`
-    Paren,
-    /// `\[...\]`
-    Bracket,
-}
-
-impl Delimiter {
-    /// True for display (block) math.
-    pub fn is_display(self) -> bool {
-        matches!(self, Delimiter::DoubleDollar | Delimiter::Bracket)
-    }
-
-    /// Human name used in diagnostics.
-    pub fn describe(self) -> &'static str {
-        if self.is_display() {
-            "display math"
-        } else {
-            "inline math"
-        }
-    }
-}
-
-/// One formula found in the source.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MathSpan {
-    /// Bytes to replace, delimiters included.
-    pub range: Range<usize>,
-    /// The TeX between the delimiters.
-    pub tex: String,
-    /// Byte offset of `tex` in the source when `tex` is a verbatim slice of it
-    /// (used to point diagnostics at the exact character).
-    pub tex_offset: Option<usize>,
-    /// The delimiter used.
-    pub delimiter: Delimiter,
-}
+use span::structure_options;
+pub use span::{markdown_options, mdbook_options, Delimiter, MathSpan};
 
 /// Why a pair of dollars that mdbook-katex would typeset is kept as text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,28 +45,6 @@ pub struct DeclinedPair {
     pub range: Range<usize>,
     /// Why it is not typeset.
     pub why: Declined,
-}
-
-/// The Markdown options mdBook 0.5 renders with, plus math.
-pub fn markdown_options() -> Options {
-    structure_options() | Options::ENABLE_MATH
-}
-
-/// The Markdown options mdBook 0.5 renders with, without math and smart punctuation.
-pub fn mdbook_options() -> Options {
-    structure_options()
-}
-
-/// The Markdown options mdBook 0.5 renders with (no math: mdBook does not parse it, and
-/// dollars are paired by this module).
-fn structure_options() -> Options {
-    Options::ENABLE_TABLES
-        | Options::ENABLE_FOOTNOTES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_HEADING_ATTRIBUTES
-        | Options::ENABLE_DEFINITION_LIST
-        | Options::ENABLE_GFM
 }
 
 /// What scanning a chapter found.

@@ -103,29 +103,23 @@ const LAYERS: &[(&str, &[&str])] = &[
 const DIRECTIVES_LAYER: usize = 3;
 
 /// Import loops that exist today, each as its sorted files. The test fails when one of
-/// them is gone (remove it here) or another appears. A parent module and its children
-/// (`scan` ↔ `scan/github`), and `Cx` with the helpers and the `check` directive it
-/// calls back: splitting `Cx` by job removes the last (issue 26).
-const KNOWN_LOOPS: &[&[&str]] = &[
-    &["directive/options", "directive/options/de"],
-    &["mathjax", "mathjax/tex2jax"],
-    &["scan", "scan/github"],
-    &[
-        "directive",
-        "directive/check",
-        "directive/check/calc",
-        "directive/check/calculus",
-        "directive/check/compare",
-        "directive/check/information",
-        "directive/check/matrices",
-        "directive/check/stated",
-        "directive/check/statistics",
-        "directive/check/vectors",
-        "directive/inline",
-        "directive/math_errors",
-        "directive/mathjax_math",
-    ],
-];
+/// them is gone (remove it here) or another appears. One is left: `Cx` with the helpers
+/// and the `check` directive it calls back; splitting `Cx` by job removes it (issue 26).
+const KNOWN_LOOPS: &[&[&str]] = &[&[
+    "directive",
+    "directive/check",
+    "directive/check/calc",
+    "directive/check/calculus",
+    "directive/check/compare",
+    "directive/check/information",
+    "directive/check/matrices",
+    "directive/check/stated",
+    "directive/check/statistics",
+    "directive/check/vectors",
+    "directive/inline",
+    "directive/math_errors",
+    "directive/mathjax_math",
+]];
 
 /// Imports that point up today (importer, imported): `Cx` renders the `{calc}` role with
 /// the `check` directive's calculator. The test fails when one is gone (remove it here).

@@ -451,27 +451,7 @@ pub fn value_span(source: &str, key: Range<usize>) -> Range<usize> {
     }
 }
 
-pub use crate::diagnostic::{did_you_mean, suggest};
-
-/// `` `a`, `b`, `c` `` for messages.
-pub fn backticked(names: &[&str]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// An options struct's keys as a hint lists them: `` `a` ``, `` `a` or `b` ``,
-/// `` one of `a`, `b`, `c` `` (serde's own wording, which the snapshots pin).
-fn one_of(names: &[&str]) -> String {
-    match names {
-        [] => String::new(),
-        [a] => format!("`{a}`"),
-        [a, b] => format!("`{a}` or `{b}`"),
-        _ => format!("one of {}", backticked(names)),
-    }
-}
+pub use crate::diagnostic::{backticked, did_you_mean, one_of, suggest};
 
 #[cfg(test)]
 mod tests {
