@@ -14,54 +14,14 @@
 
 use std::ops::Range;
 
-use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 
 mod github;
+mod span;
 pub use github::github_math;
 use github::pulldown_dollar_math;
-
-/// Which delimiter introduced a formula.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Delimiter {
-    /// `$...$`
-    Dollar,
-    /// `$$...$$`
-    DoubleDollar,
-    /// `\(...\)`
-    Paren,
-    /// `\[...\]`
-    Bracket,
-}
-
-impl Delimiter {
-    /// True for display (block) math.
-    pub fn is_display(self) -> bool {
-        matches!(self, Delimiter::DoubleDollar | Delimiter::Bracket)
-    }
-
-    /// Human name used in diagnostics.
-    pub fn describe(self) -> &'static str {
-        if self.is_display() {
-            "display math"
-        } else {
-            "inline math"
-        }
-    }
-}
-
-/// One formula found in the source.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MathSpan {
-    /// Bytes to replace, delimiters included.
-    pub range: Range<usize>,
-    /// The TeX between the delimiters.
-    pub tex: String,
-    /// Byte offset of `tex` in the source when `tex` is a verbatim slice of it
-    /// (used to point diagnostics at the exact character).
-    pub tex_offset: Option<usize>,
-    /// The delimiter used.
-    pub delimiter: Delimiter,
-}
+use span::structure_options;
+pub use span::{markdown_options, mdbook_options, Delimiter, MathSpan};
 
 /// Why a pair of dollars that mdbook-katex would typeset is kept as text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,28 +47,6 @@ pub struct DeclinedPair {
     pub why: Declined,
 }
 
-/// The Markdown options mdBook 0.5 renders with, plus math.
-pub fn markdown_options() -> Options {
-    structure_options() | Options::ENABLE_MATH
-}
-
-/// The Markdown options mdBook 0.5 renders with, without math and smart punctuation.
-pub fn mdbook_options() -> Options {
-    structure_options()
-}
-
-/// The Markdown options mdBook 0.5 renders with (no math: mdBook does not parse it, and
-/// dollars are paired by this module).
-fn structure_options() -> Options {
-    Options::ENABLE_TABLES
-        | Options::ENABLE_FOOTNOTES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_HEADING_ATTRIBUTES
-        | Options::ENABLE_DEFINITION_LIST
-        | Options::ENABLE_GFM
-}
-
 /// What scanning a chapter found.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Scan {
@@ -122,6 +60,9 @@ pub struct Scan {
     /// `{calc}` or `{eq}` written where it is not read as a role: inside an HTML block
     /// or inline HTML, or with a space before its code span.
     pub unread_roles: Vec<UnreadRole>,
+    /// `\(` in prose that no `\)` closes: Markdown shows it as `(`, losing the
+    /// backslash, so the author's formula silently becomes text.
+    pub unclosed_parens: Vec<Range<usize>>,
     /// Formulas inside HTML comments: invisible, typeset as mdbook-katex does (a
     /// commented-out paragraph keeps the same HTML), their errors not reported.
     pub commented: Vec<MathSpan>,
@@ -244,7 +185,7 @@ fn scan_in_place(source: &str, region: Range<usize>, dollars: Dollars) -> Scan {
     let blocks = mask_display_blocks(source, &mut masked, region.clone(), &not_prose);
     // Only ASCII bytes were written over whole characters' bytes, so this is valid UTF-8.
     let masked = String::from_utf8(masked).unwrap_or_else(|_| source.to_string());
-    let (backslash, roles, unread_roles) = scan_inline(&masked, source, region);
+    let (backslash, unclosed_parens, roles, unread_roles) = scan_inline(&masked, source, region);
     math.extend(blocks);
     math.extend(backslash);
     math.sort_by_key(|s| s.range.start);
@@ -253,6 +194,7 @@ fn scan_in_place(source: &str, region: Range<usize>, dollars: Dollars) -> Scan {
         declined,
         roles,
         unread_roles,
+        unclosed_parens,
         commented,
     }
 }
@@ -644,11 +586,7 @@ impl CloseFinder {
 
 /// `\(...\)`, `\[...\]` in prose text, and roles, from `masked` (the source with dollar
 /// math and display blocks masked).
-fn scan_inline(
-    masked: &str,
-    source: &str,
-    region: Range<usize>,
-) -> (Vec<MathSpan>, Vec<RoleSpan>, Vec<UnreadRole>) {
+fn scan_inline(masked: &str, source: &str, region: Range<usize>) -> BackslashAndRoles {
     let start = region.start;
     let body = &masked[region.clone()];
     let mut roles = Vec::new();
@@ -689,15 +627,24 @@ fn scan_inline(
         }
     }
     protected.extend(include_ranges(source, &region));
-    let spans = find_backslash_math(
+    let (spans, unclosed) = find_backslash_math(
         source,
         masked,
         region,
         &Regions::new(text_ranges),
         &Regions::new(protected),
     );
-    (spans, roles, unread)
+    (spans, unclosed, roles, unread)
 }
+
+/// What [`scan_inline`] finds: `\(…\)`/`\[…\]` formulas, unclosed `\(`, roles and
+/// roles that are not read.
+type BackslashAndRoles = (
+    Vec<MathSpan>,
+    Vec<Range<usize>>,
+    Vec<RoleSpan>,
+    Vec<UnreadRole>,
+);
 
 /// A role the build does not read, where an author wrote one ([`Scan::unread_roles`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -768,20 +715,22 @@ fn role_before(source: &str, code: Range<usize>, content: &str) -> Option<RoleSp
     })
 }
 
-/// Finds `\(...\)` and `\[...\]` whose delimiters sit in prose text of `masked`.
+/// Finds `\(...\)` and `\[...\]` whose delimiters sit in prose text of `masked`, and
+/// each `\(` in prose that nothing closes.
 fn find_backslash_math(
     source: &str,
     masked: &str,
     region: Range<usize>,
     text: &Regions,
     protected: &Regions,
-) -> Vec<MathSpan> {
+) -> (Vec<MathSpan>, Vec<Range<usize>>) {
     let bytes = &masked.as_bytes()[..region.end];
     // Markdown reads `\(` as an escaped `(`, so the text event may start one byte later.
     let in_text = |pos: usize| text.containing(pos).is_some() || text.containing(pos + 1).is_some();
     let mut inline = CloseFinder::new(b"\\)", true);
     let mut display = CloseFinder::new(b"\\]", false);
     let mut spans = Vec::new();
+    let mut unclosed = Vec::new();
     let mut i = region.start;
     while i + 1 < bytes.len() {
         let Some(off) = masked[i..region.end].find('\\') else {
@@ -828,11 +777,13 @@ fn find_backslash_math(
                     i = range.end;
                     continue;
                 }
+            } else if !is_display {
+                unclosed.push(i..i + 2);
             }
         }
         i += 1;
     }
-    spans
+    (spans, unclosed)
 }
 
 /// True when the byte at `i` is preceded by an odd number of backslashes.

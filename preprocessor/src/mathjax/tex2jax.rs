@@ -10,10 +10,45 @@
 //! An opener whose closer is not in the same run is text, and nothing after it in the
 //! run is searched.
 
+use std::collections::BTreeMap;
 use std::ops::Range;
+/// The `tex2jax` settings of a page (MathJax 2.7's defaults, or a theme's own).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tex2jax {
+    /// Inline delimiter pairs.
+    pub inline: Vec<(String, String)>,
+    /// Display delimiter pairs.
+    pub display: Vec<(String, String)>,
+    /// `\$` is a literal dollar.
+    pub process_escapes: bool,
+    /// `\begin{env}...\end{env}` is display math without delimiters.
+    pub process_environments: bool,
+    /// `\ref{..}` and `\eqref{..}` are math.
+    pub process_refs: bool,
+    /// Braces inside a formula must balance for a closer to count.
+    pub balance_braces: bool,
+    /// TeX macros from the theme's MathJax configuration (name with backslash).
+    pub macros: BTreeMap<String, String>,
+}
+
+impl Default for Tex2jax {
+    /// MathJax 2.7's defaults: what mdBook's stock `MathJax.js?config=TeX-AMS-MML_HTMLorMML`
+    /// tag gets.
+    fn default() -> Self {
+        let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+        Tex2jax {
+            inline: vec![pair("\\(", "\\)")],
+            display: vec![pair("$$", "$$"), pair("\\[", "\\]")],
+            process_escapes: false,
+            process_environments: true,
+            process_refs: true,
+            balance_braces: true,
+            macros: BTreeMap::new(),
+        }
+    }
+}
 
 use super::text::{Node, Run};
-use super::Tex2jax;
 
 /// A formula found by tex2jax.
 #[derive(Debug, Clone, PartialEq, Eq)]

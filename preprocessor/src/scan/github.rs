@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 
-use super::{markdown_options, structure_options, Delimiter, MathSpan};
+use super::span::{markdown_options, structure_options, Delimiter, MathSpan};
 
 /// GitHub's math syntax, read in every book: a fenced code block whose info string is
 /// `math` (display), and a code span with a `$` right before and right after it

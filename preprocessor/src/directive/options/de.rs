@@ -40,7 +40,7 @@ impl fmt::Display for Problem {
                 write!(
                     f,
                     "unknown field `{field}`, expected {}",
-                    super::one_of(expected)
+                    crate::diagnostic::one_of(expected)
                 )
             }
             Problem::MissingField(field) => write!(f, "missing field `{field}`"),
