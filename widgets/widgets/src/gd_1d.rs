@@ -508,10 +508,10 @@ mod tests {
         let w = widget("{}");
         let html = w.render("g");
         assert_eq!(value_of(&html, "t"), "0");
-        assert_eq!(value_of(&html, "x"), "-1.000");
+        assert_eq!(value_of(&html, "x"), "−1.000");
         // f(−1) = 9 + 0.5 sin(−3) = 9 − 0.0706 = 8.929; f'(−1) = −6 + 1.5 cos 3 = −7.485.
         assert_eq!(value_of(&html, "fx"), "8.929");
-        assert_eq!(value_of(&html, "dfx"), "-7.485");
+        assert_eq!(value_of(&html, "dfx"), "−7.485");
         assert_eq!(value_of(&html, "status"), "ready");
         // Next: −1 − 0.1·(−7.485) = −0.2515 → −0.251 or −0.252 after rounding.
         let next = -1.0 - 0.1 * df(-1.0, 0.5);
