@@ -22,7 +22,14 @@ const STYLES: &[&str] = &["solid", "dashed", "dotted", "hidden"];
 /// Most sliders, curves, and items of every other list.
 const MAX_ITEMS: usize = 12;
 /// Expressions a hint lists.
-const GRAMMAR: &str = "expressions use numbers, + - * / ^, parentheses, pi, e, the functions sin cos tan exp ln log log2 log10 sqrt abs tanh floor ceil min max, the parameters and earlier named curves";
+const GRAMMAR: &str = "expressions use numbers, + - * / ^, parentheses, pi, e, the functions sin cos tan atan atan2 exp ln log log2 log10 sqrt abs tanh floor ceil min max, the parameters and earlier named curves";
+/// Functions built in besides [`Function::ALL`] (of several arguments).
+const SEVERAL: &[&str] = &["min", "max", "atan2"];
+/// Largest size of a slider's ends: beyond it `max − min` and its hundredth lose
+/// meaning (and ±1e308 would overflow to ∞).
+const SLIDER_LIMIT: f64 = 1e12;
+/// Most stops a slider may have.
+const MAX_STOPS: f64 = 100_000.0;
 
 fn err(param: &str, message: String, place: Place) -> ParamError {
     ParamError::new(param, message).at(place)
@@ -153,16 +160,35 @@ impl Compiler {
         // Unknown names first, each located, with a suggestion.
         let uses = expr::name_uses(text).unwrap_or_default();
         for u in uses.iter().filter(|u| u.position >= body_start) {
-            if self.lookup(&u.name, u.called, var).is_some() {
+            if self.lookup(&u.name, u.called, var).is_some() || (u.called && u.name == "atan2") {
                 continue;
             }
+            if u.called && self.lookup(&u.name, false, var).is_some() {
+                // `2x(3)`: a value (or the curve's variable) followed by `(`.
+                let what = if var == Some(u.name.as_str()) { "the curve's variable" } else { "a value" };
+                return Err(err(
+                    site.param,
+                    format!("{}: `{}` is {what}, not a function", site.what, u.name),
+                    at(u.position, u.name.len(), "not a function", format!("to multiply, write `{}*(…)`", u.name)),
+                ));
+            }
             let known = self.known(var);
-            let mut hint = did_you_mean(&u.name, known.iter().map(String::as_str));
+            let functions: Vec<&str> = Function::ALL.iter().map(|f| f.name()).chain(SEVERAL.iter().copied()).collect();
+            // A call is most likely a misspelt function; a bare name, a parameter.
+            let mut hint = if u.called {
+                did_you_mean(&u.name, functions.iter().copied().chain(known.iter().map(String::as_str)))
+            } else {
+                did_you_mean(&u.name, known.iter().map(String::as_str))
+            };
             if known.is_empty() {
                 hint.push_str("no names are defined here");
             } else {
                 hint.push_str("names here: ");
                 hint.push_str(&known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "));
+            }
+            if u.called {
+                hint.push_str("; functions: ");
+                hint.push_str(&functions.join(", "));
             }
             if u.name == "x" && var.is_none() {
                 hint.push_str(" (x is the variable of curves only; here write a number or a parameter)");
@@ -232,7 +258,8 @@ fn check_name(c: &Compiler, name: &str, param: &str, place: Place) -> Result<(),
     let ident = name.chars().next().is_some_and(|ch| ch.is_ascii_alphabetic())
         && name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
     let builtin = Function::from_name(name).is_some()
-        || ["pi", "e", "min", "max", "x"].contains(&name);
+        || ["pi", "e", "x"].contains(&name)
+        || SEVERAL.contains(&name);
     let message = if !ident {
         format!("`{name}` is not a usable name: use letters, digits and `_`, starting with a letter")
     } else if builtin {
@@ -291,18 +318,82 @@ fn items<'a>(params: &'a Params, key: &str) -> Result<&'a [Value], ParamError> {
 }
 
 fn range_of(params: &Params, key: &str, default: Option<(f64, f64)>) -> Result<Option<(f64, f64)>, ParamError> {
-    if matches!(params.get(key), None | Some(Value::Null)) {
-        return Ok(default);
+    let list = match params.get(key) {
+        None | Some(Value::Null) => return Ok(default),
+        Some(Value::List(l)) if l.len() == 2 => l,
+        Some(_) => {
+            return Err(err(
+                key,
+                "expected `[min, max]`".into(),
+                keyed(&[], "not two numbers", "write e.g. `[-5, 5]` or `[0, 2 pi]`"),
+            ))
+        }
+    };
+    let mut v = [0.0; 2];
+    for (i, item) in list.iter().enumerate() {
+        let what = format!("entry {}", i + 1);
+        v[i] = constant(item, key, &[], &what)?;
+        if v[i].abs() > 1e9 {
+            return Err(err(
+                key,
+                format!("{what} is {}, outside -1e9..1e9", fmt_num(v[i])),
+                keyed(&[], "too large", "a window is at most 1e9 from 0"),
+            ));
+        }
     }
-    let v = params.nums(key, &[], (2, 2), (-1e9, 1e9))?;
     if v[0] >= v[1] {
         return Err(err(
             key,
-            format!("the range's min {} is not below its max {}", fmt_num(v[0]), fmt_num(v[1])),
+            if v[0] == v[1] {
+                format!("the range's min and max are both {}: a window needs min < max", fmt_num(v[0]))
+            } else {
+                format!("the range's min {} is above its max {}", fmt_num(v[0]), fmt_num(v[1]))
+            },
             keyed(&[], "min must be below max", "write `[min, max]` with min < max"),
         ));
     }
     Ok(Some((v[0], v[1])))
+}
+
+/// A number written as a number or as an expression of numbers, `pi` and `e`
+/// (`2 pi`, `pi/4`), for an axis range or a slider; `keys` and `what` locate errors.
+fn constant(v: &Value, param: &str, keys: &[&str], what: &str) -> Result<f64, ParamError> {
+    let text = match v {
+        Value::Num(x) if x.is_finite() => return Ok(*x),
+        Value::Text(t) => t.clone(),
+        other => {
+            return Err(err(
+                param,
+                format!("{what} should be a number, found {}", other.describe()),
+                keyed(keys, "not a number", "write a number, or an expression of numbers, `pi` and `e` such as `2 pi`"),
+            ))
+        }
+    };
+    let empty = Compiler {
+        names: Vec::new(),
+        funcs: Vec::new(),
+        costs: Vec::new(),
+        shown: Vec::new(),
+        slots: Vec::new(),
+    };
+    let site = Site { param, keys: keys.iter().map(|k| k.to_string()).collect(), what: what.into() };
+    let program = empty.expr(&text, None, &site).map_err(|mut e| {
+        if let Some(p) = e.place.as_mut() {
+            if e.message.contains("unknown name") {
+                p.hint = "only numbers, `pi` and `e` here: parameters and curves are not known yet".into();
+            }
+        }
+        e
+    })?;
+    let value = program.eval(0.0, &[], &[]);
+    if !value.is_finite() {
+        return Err(err(
+            param,
+            format!("{what}, `{text}`, is {}", if value.is_nan() { "undefined" } else { "too large (overflow)" }),
+            Place { keys: site.keys.clone(), text: Some(text.clone()), label: "not a finite number".into(), hint: "write a number".into(), ..Place::default() },
+        ));
+    }
+    Ok(value)
 }
 
 fn ops_value(p: &Program) -> Value {
@@ -326,6 +417,7 @@ fn ops_value(p: &Program) -> Value {
                     .into(),
                 ),
                 Op::Fn(f) => Value::Text(f.name().into()),
+                Op::Atan2 => Value::Text("atan2".into()),
                 // n-ary min/max: n − 1 binary ones (the operands are already on the stack).
                 Op::Min(n) => return vec![Value::Text("min".into()); usize::from(n).saturating_sub(1)],
                 Op::Max(n) => return vec![Value::Text("max".into()); usize::from(n).saturating_sub(1)],
@@ -613,24 +705,37 @@ fn slider(c: &Compiler, name: &str, v: &Value) -> Result<[f64; 5], ParamError> {
     let number = |key: &str| -> Result<Option<f64>, ParamError> {
         match map_get(m, key) {
             None | Some(Value::Null) => Ok(None),
-            Some(Value::Num(x)) if x.is_finite() => Ok(Some(*x)),
-            Some(other) => Err(err("params", format!("parameter `{name}`: `{key}` must be a number, found {}", other.describe()), keyed(&[name, key], "not a number", ""))),
+            Some(v) => constant(v, "params", &[name, key], &format!("parameter `{name}`: `{key}`")).map(Some),
         }
     };
     let range = match map_get(m, "range") {
-        Some(Value::List(l)) if l.len() == 2 => match (&l[0], &l[1]) {
-            (Value::Num(a), Value::Num(b)) if a.is_finite() && b.is_finite() => (*a, *b),
-            _ => return Err(err("params", format!("parameter `{name}`: `range` must be two numbers"), keyed(&[name, "range"], "here", "write `range: [min, max]`"))),
-        },
+        Some(Value::List(l)) if l.len() == 2 => {
+            let what = format!("parameter `{name}`: `range`");
+            (constant(&l[0], "params", &[name, "range"], &what)?, constant(&l[1], "params", &[name, "range"], &what)?)
+        }
         _ => return Err(err("params", format!("parameter `{name}`: `range: [min, max]` is missing or not two numbers"), keyed(&[name], "here", "write `range: [min, max]`"))),
     };
+    if range.0.abs() > SLIDER_LIMIT || range.1.abs() > SLIDER_LIMIT {
+        return Err(err("params", format!("parameter `{name}`: the range {}..{} reaches beyond ±1e12", fmt_num(range.0), fmt_num(range.1)), keyed(&[name, "range"], "too large", "a slider's ends lie within -1e12..1e12; rescale the parameter (e.g. thousands instead of units)")));
+    }
     if range.0 >= range.1 {
-        return Err(err("params", format!("parameter `{name}`: the range's min {} is above its max {}", fmt_num(range.0), fmt_num(range.1)), keyed(&[name, "range"], "min must be below max", "write `range: [min, max]` with min < max")));
+        let message = if range.0 == range.1 {
+            format!("parameter `{name}`: the range's min and max are both {}: a slider needs min < max", fmt_num(range.0))
+        } else {
+            format!("parameter `{name}`: the range's min {} is above its max {}", fmt_num(range.0), fmt_num(range.1))
+        };
+        return Err(err("params", message, keyed(&[name, "range"], "min must be below max", "write `range: [min, max]` with min < max")));
     }
     let span = range.1 - range.0;
     let step = number("step")?.unwrap_or(span / 100.0);
+    if step <= 0.0 {
+        return Err(err("params", format!("parameter `{name}`: the step must be above 0, found {}", fmt_num(step)), keyed(&[name, "step"], "not above 0", format!("the range spans {}; a step such as {} divides it", fmt_num(span), fmt_num(dividing_step(span, span / 100.0))))));
+    }
     let count = span / step;
-    if step.is_nan() || step <= 0.0 || (count - count.round()).abs() > 1e-6 * count.max(1.0) || count.round() > 100_000.0 {
+    if count.round() > MAX_STOPS {
+        return Err(err("params", format!("parameter `{name}`: the step {} makes {} stops on the range {}..{}; a slider has at most 100000", fmt_num(step), fmt_num(count.round()), fmt_num(range.0), fmt_num(range.1)), keyed(&[name, "step"], "too small", format!("use a step of at least {} (the range spans {}), such as {}", fmt_num(span / MAX_STOPS), fmt_num(span), fmt_num(dividing_step(span, span / 100.0))))));
+    }
+    if (count - count.round()).abs() > 1e-6 * count.max(1.0) {
         return Err(err("params", format!("parameter `{name}`: the step {} does not divide the range {}..{} into whole steps", fmt_num(step), fmt_num(range.0), fmt_num(range.1)), keyed(&[name, "step"], "does not divide the range", format!("the range spans {}; a step such as {} divides it", fmt_num(span), fmt_num(dividing_step(span, step))))));
     }
     let value = number("value")?.unwrap_or(range.0 + span / 2.0);

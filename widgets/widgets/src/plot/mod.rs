@@ -21,7 +21,8 @@
 //! `tangents`: `[[f, param, label], …]`; `readouts`: `[[text | [program, decimals], …],
 //! …]`. A program is a list: numbers push themselves, `"x"` the argument, `"sN"` slot N
 //! (parameters, then derived values), `"fN"` calls function N, `"neg"`, `"+"`, `"-"`,
-//! `"*"`, `"/"`, `"^"`, `"min"`, `"max"` (of two values), a built-in function's name.
+//! `"*"`, `"/"`, `"^"`, `"min"`, `"max"` (of two values), `"atan2"` (y, x), a built-in
+//! function's name.
 //!
 //! Markup: range inputs named after the parameters (so a formula card's `controls` can
 //! name them), each with `data-key="pN"` (arrows step, Shift ×10, PageUp/PageDown ×10,
@@ -179,6 +180,7 @@ fn program(v: Option<&Value>, funcs: usize, slots: usize) -> Option<Program> {
                     "^" => Op::Bin(BinOp::Pow),
                     "min" => Op::Min(2),
                     "max" => Op::Max(2),
+                    "atan2" => Op::Atan2,
                     _ => {
                         if let Some(f) = Function::from_name(t) {
                             Op::Fn(f)
