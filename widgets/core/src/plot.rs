@@ -340,7 +340,11 @@ pub fn pow(a: f64, b: f64) -> f64 {
                 base *= base;
             }
         }
-        return if b < 0.0 && !invert_first { 1.0 / acc } else { acc };
+        return if b < 0.0 && !invert_first {
+            1.0 / acc
+        } else {
+            acc
+        };
     }
     if a == 0.0 {
         return if b > 0.0 { 0.0 } else { f64::INFINITY };

@@ -133,7 +133,7 @@ fn simpson_area_of_the_standard_normal_within_one_sigma() {
 #[test]
 fn slopes_are_undefined_at_poles_jumps_and_corners() {
     let h = 10.0 * 1e-6; // the plot's step for a window 10 wide
-    // Independent values: d/dx sin(2x) + x/2 = 2 cos(2x) + 1/2; d/dx e^(5x) = 5 e^(5x).
+                         // Independent values: d/dx sin(2x) + x/2 = 2 cos(2x) + 1/2; d/dx e^(5x) = 5 e^(5x).
     for x in [-2.0f64, -0.3, 0.0, 0.5, 1.7] {
         let want = 2.0 * (2.0 * x).cos() + 0.5;
         let got = slope(&|t: f64| (2.0 * t).sin() + t / 2.0, x, h);

@@ -244,7 +244,10 @@ mod tests {
             }
             for y in [-3.5, -1.0, -0.0, 0.0, 0.25, 2.0] {
                 let (ours, want) = (atan2(y, x), f64::atan2(y, x));
-                assert!(ulps(ours, want) <= 4.0, "atan2({y}, {x}) = {ours}, want {want}");
+                assert!(
+                    ulps(ours, want) <= 4.0,
+                    "atan2({y}, {x}) = {ours}, want {want}"
+                );
             }
         }
         // Hand-checked: atan 1 = π/4, atan2(1, −1) = 3π/4, atan2(−1, −1) = −3π/4.
