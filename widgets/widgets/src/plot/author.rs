@@ -14,7 +14,7 @@ use crate::{ParamError, Params};
 
 /// The top-level keys.
 const KEYS: &[&str] = &[
-    "x", "y", "params", "curves", "points", "lines", "areas", "tangents", "readouts",
+    "x", "y", "labels", "params", "curves", "points", "lines", "areas", "tangents", "readouts",
 ];
 const PARAM_KEYS: &[&str] = &["value", "range", "step", "label"];
 const CURVE_KEYS: &[&str] = &["expr", "style", "label"];
@@ -83,6 +83,8 @@ struct Compiler {
     costs: Vec<u64>,
     /// Functions drawn (not `hidden`): the automatic y window looks at these.
     shown: Vec<bool>,
+    /// Each function's variable, and its name when named (for the axis labels).
+    vars: Vec<(String, Option<String>)>,
     slots: Vec<f64>,
 }
 
@@ -374,6 +376,7 @@ fn constant(v: &Value, param: &str, keys: &[&str], what: &str) -> Result<f64, Pa
         funcs: Vec::new(),
         costs: Vec::new(),
         shown: Vec::new(),
+        vars: Vec::new(),
         slots: Vec::new(),
     };
     let site = Site { param, keys: keys.iter().map(|k| k.to_string()).collect(), what: what.into() };
@@ -455,6 +458,7 @@ pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
         funcs: Vec::new(),
         costs: Vec::new(),
         shown: Vec::new(),
+        vars: Vec::new(),
         slots: Vec::new(),
     };
     let mut live_params = Vec::new();
@@ -542,8 +546,10 @@ pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
                 hint: "give the curve another name".into(),
                 ..Place::default()
             })?;
+            c.vars.push((var, Some(def.name.clone())));
             (Some(def.name), p)
         } else {
+            c.vars.push(("x".into(), None));
             (None, c.expr(&text, Some("x"), &site)?)
         };
         // Undefined everywhere in the window?
@@ -682,8 +688,9 @@ pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
     }
     let y = match y {
         Some(y) => y,
-        None => auto_y(&c, x),
+        None => auto_y(&c, x, &live_params),
     };
+    let labels = axis_labels(params, &c)?;
     let pair = |(a, b): (f64, f64)| Value::List(vec![Value::Num(a), Value::Num(b)]);
     Ok(vec![
         ("x".into(), pair(x)),
@@ -692,6 +699,7 @@ pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
         ("funcs".into(), Value::List(c.funcs.iter().map(ops_value).collect())),
         ("marks".into(), Value::List(marks)),
         ("readouts".into(), Value::List(readouts)),
+        ("labels".into(), Value::List(vec![Value::Text(labels.0), Value::Text(labels.1)])),
     ])
 }
 
@@ -733,7 +741,7 @@ fn slider(c: &Compiler, name: &str, v: &Value) -> Result<[f64; 5], ParamError> {
     }
     let count = span / step;
     if count.round() > MAX_STOPS {
-        return Err(err("params", format!("parameter `{name}`: the step {} makes {} stops on the range {}..{}; a slider has at most 100000", fmt_num(step), fmt_num(count.round()), fmt_num(range.0), fmt_num(range.1)), keyed(&[name, "step"], "too small", format!("use a step of at least {} (the range spans {}), such as {}", fmt_num(span / MAX_STOPS), fmt_num(span), fmt_num(dividing_step(span, span / 100.0))))));
+        return Err(err("params", format!("parameter `{name}`: the step {} is too small: it cuts the range {}..{} into more than 100000 steps", fmt_num(step), fmt_num(range.0), fmt_num(range.1)), keyed(&[name, "step"], "too small", format!("use a step of at least {} (the range spans {}), such as {}", fmt_num(span / MAX_STOPS), fmt_num(span), fmt_num(dividing_step(span, span / 100.0))))));
     }
     if (count - count.round()).abs() > 1e-6 * count.max(1.0) {
         return Err(err("params", format!("parameter `{name}`: the step {} does not divide the range {}..{} into whole steps", fmt_num(step), fmt_num(range.0), fmt_num(range.1)), keyed(&[name, "step"], "does not divide the range", format!("the range spans {}; a step such as {} divides it", fmt_num(span), fmt_num(dividing_step(span, step))))));
@@ -838,28 +846,100 @@ fn readout(c: &Compiler, t: &str, what: &str) -> Result<Vec<Value>, ParamError> 
     Ok(pieces)
 }
 
-/// A y window from the curves at the initial parameters: the central 96 % of their
-/// values (a pole's huge values do not flatten the rest), padded by 8 %.
-fn auto_y(c: &Compiler, x: (f64, f64)) -> (f64, f64) {
-    let mut ys = Vec::new();
-    for (f, p) in c.funcs.iter().enumerate() {
-        if !c.shown.get(f).copied().unwrap_or(true) {
-            continue;
-        }
-        for k in 0..=400 {
-            let t = x.0 + (x.1 - x.0) * k as f64 / 400.0;
-            let v = p.eval(t, &c.slots, &c.funcs[..f]);
-            if v.is_finite() {
-                ys.push(v);
+/// The axis labels: `labels: {x: …, y: …}` as written; by default the curves' variable
+/// on x (`θ` when every named curve is `f(θ) = …`, else `x`) and, when one curve is
+/// drawn and named, `f(θ)` on y.
+fn axis_labels(params: &Params, c: &Compiler) -> Result<(String, String), ParamError> {
+    let shown: Vec<&(String, Option<String>)> = c.vars.iter().zip(&c.shown).filter(|(_, s)| **s).map(|(v, _)| v).collect();
+    let var = match c.vars.first() {
+        Some((v, _)) if c.vars.iter().all(|(w, _)| w == v) => v.clone(),
+        _ => "x".to_string(),
+    };
+    let y = match shown.as_slice() {
+        [(v, Some(name))] => format!("{name}({v})"),
+        _ => String::new(),
+    };
+    let (mut lx, mut ly) = (var, y);
+    match params.get("labels") {
+        None | Some(Value::Null) => {}
+        Some(Value::Map(m)) => {
+            unknown_keys(m, &["x", "y"], "labels", &[])?;
+            if let Some(t) = map_get(m, "x").and_then(text_of) {
+                lx = t;
+            }
+            if let Some(t) = map_get(m, "y").and_then(text_of) {
+                ly = t;
             }
         }
+        Some(_) => {
+            return Err(err("labels", "expected `{x: …, y: …}`".into(), keyed(&[], "not a map", "write e.g. `labels: {x: θ, y: loss}`")))
+        }
     }
-    if ys.is_empty() {
+    Ok((lx, ly))
+}
+
+/// A y window that holds the drawn curves over the sliders' ranges, not only at the
+/// starting values: the curves are sampled at the starting values, with each slider
+/// in turn at five stops across its range, and with all sliders at their minimums and
+/// at their maximums. Each setting contributes the central 96 % of its values (a pole's
+/// huge values do not flatten the rest); the window spans them all, padded by 8 %.
+fn auto_y(c: &Compiler, x: (f64, f64), live_params: &[Value]) -> (f64, f64) {
+    let n = live_params.len();
+    let ranges: Vec<(f64, f64)> = live_params
+        .iter()
+        .map(|p| match p {
+            Value::List(l) => match (l.get(2), l.get(3)) {
+                (Some(Value::Num(a)), Some(Value::Num(b))) => (*a, *b),
+                _ => (0.0, 0.0),
+            },
+            _ => (0.0, 0.0),
+        })
+        .collect();
+    let start: Vec<f64> = c.slots.get(..n).unwrap_or(&[]).to_vec();
+    let mut settings = vec![start.clone()];
+    for (i, &(lo, hi)) in ranges.iter().enumerate() {
+        for k in 0..5 {
+            let mut s = start.clone();
+            s[i] = lo + (hi - lo) * f64::from(k) / 4.0;
+            settings.push(s);
+        }
+    }
+    if n > 1 {
+        settings.push(ranges.iter().map(|r| r.0).collect());
+        settings.push(ranges.iter().map(|r| r.1).collect());
+    }
+    let mut window: Option<(f64, f64)> = None;
+    for (k, setting) in settings.iter().enumerate() {
+        let mut slots = c.slots.clone();
+        slots[..n].copy_from_slice(setting);
+        let samples = if k == 0 { 400 } else { 160 };
+        let mut ys = Vec::new();
+        for (f, p) in c.funcs.iter().enumerate() {
+            if !c.shown.get(f).copied().unwrap_or(true) {
+                continue;
+            }
+            for j in 0..=samples {
+                let t = x.0 + (x.1 - x.0) * j as f64 / samples as f64;
+                let v = p.eval(t, &slots, &c.funcs[..f]);
+                if v.is_finite() {
+                    ys.push(v);
+                }
+            }
+        }
+        if ys.is_empty() {
+            continue;
+        }
+        ys.sort_by(f64::total_cmp);
+        let q = |p: f64| ys[((ys.len() - 1) as f64 * p).round() as usize];
+        let (lo, hi) = (q(0.02), q(0.98));
+        window = Some(match window {
+            None => (lo, hi),
+            Some((a, b)) => (a.min(lo), b.max(hi)),
+        });
+    }
+    let Some((mut lo, mut hi)) = window else {
         return (-1.0, 1.0);
-    }
-    ys.sort_by(f64::total_cmp);
-    let q = |p: f64| ys[((ys.len() - 1) as f64 * p).round() as usize];
-    let (mut lo, mut hi) = (q(0.02), q(0.98));
+    };
     if hi - lo < 1e-9 {
         lo -= 1.0;
         hi += 1.0;

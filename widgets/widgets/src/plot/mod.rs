@@ -125,6 +125,8 @@ pub struct Plot {
     axes: String,
     /// The legend of labelled curves (fixed too).
     legend: String,
+    /// The axis labels, x then y (the y label may be empty).
+    labels: (String, String),
     #[cfg(not(target_arch = "wasm32"))]
     live: Params,
 }
@@ -295,6 +297,10 @@ impl Plot {
             title: text(p.get("title")),
             axes: text(p.get("axes")),
             legend: text(p.get("legend")),
+            labels: {
+                let l = list(p.get("labels"));
+                (text(l.first()), text(l.get(1)))
+            },
             #[cfg(not(target_arch = "wasm32"))]
             live: p.clone(),
         };
@@ -428,12 +434,9 @@ impl Plot {
         }
     }
 
+    /// A readout's value: exact digits, "undefined" (NaN) or "overflow" (±∞).
     fn value_text(out: &mut String, v: f64, decimals: usize) {
-        if v.is_finite() {
-            put!(out; m(v, decimals));
-        } else {
-            put!(out; "undefined");
-        }
+        put!(out; m(v, decimals));
     }
 
     fn drawing(&self, id: &str, slots: &[f64]) -> String {
@@ -588,9 +591,19 @@ impl Plot {
             el(out, "<text text-anchor=\"end\"", &[("x", LEFT - 4.0), ("y", self.sy(y) + 3.0)], ">");
             put!(out; m(y, dy) "</text>");
         }
+        let x_label = if self.labels.0.is_empty() { "x" } else { self.labels.0.as_str() };
         put!(out;
-            "<text x=\"" c(RIGHT) "\" y=\"" c(BOTTOM + 22.0) "\" text-anchor=\"end\">x</text></g>"
+            "<text class=\"mc-w-axis-label\" x=\"" c(RIGHT) "\" y=\"" c(BOTTOM + 22.0)
+            "\" text-anchor=\"end\">" e(x_label) "</text>"
         );
+        if !self.labels.1.is_empty() {
+            // Along the left edge, read bottom to top.
+            put!(out;
+                "<text class=\"mc-w-axis-label\" transform=\"rotate(-90)\" x=\""
+                c(-(TOP + BOTTOM) / 2.0) "\" y=\"9\" text-anchor=\"middle\">" e(&self.labels.1) "</text>"
+            );
+        }
+        put!(out; "</g>");
         core::mem::take(out)
     }
 
@@ -624,7 +637,8 @@ impl Plot {
                 first = false;
             }
         }
-        put!(out; " for x from " m(self.x.0, 2) " to " m(self.x.1, 2));
+        let var = if self.labels.0.is_empty() { "x" } else { self.labels.0.as_str() };
+        put!(out; " for " e(var) " from " m(self.x.0, 2) " to " m(self.x.1, 2));
         out
     }
 }
@@ -634,7 +648,8 @@ impl Widget for Plot {
     const SUMMARY: &'static str = "Curves written as expressions, with a slider per parameter, points, lines, shaded areas, draggable tangents and live readouts.";
     const PARAMS: &'static [(&'static str, &'static str, &'static str)] = &[
         ("x", "[min, max], default [-5, 5]", "the x window"),
-        ("y", "[min, max], optional", "the y window; chosen from the curves when left out"),
+        ("y", "[min, max], optional", "the y window; when left out, one that holds the drawn curves over the sliders' whole ranges"),
+        ("labels", "{x: text, y: text}, optional", "axis labels; by default the curves' variable on x, and f(θ) on y for a single named curve"),
         ("params", "map name → {value, range: [min, max], step, label}", "one slider each; the name is usable in every expression"),
         ("curves", "list of `expr`, `name(x) = expr` or {expr, style, label}", "curves of x; a named curve can be called by later ones; style solid, dashed, dotted or hidden"),
         ("points", "list of [x, y] or {at: [x, y], label}", "points; coordinates are expressions"),
