@@ -298,8 +298,8 @@ fn the_y_window_holds_the_curves_over_the_sliders_ranges() {
     let w = plot(r#"{"x": [0, 2], "params": {"a": {"value": 1, "range": [0.5, 3.5], "step": 0.5}},
                      "curves": ["a x * (2 - x)"]}"#);
     let (lo, hi) = w.y;
-    assert!(hi >= 3.5 && hi < 3.5 * 1.2, "{lo} {hi}");
-    assert!(lo <= 0.0 && lo > -0.5, "{lo} {hi}");
+    assert!((3.5..3.5 * 1.2).contains(&hi), "{lo} {hi}");
+    assert!((-0.5..=0.0).contains(&lo), "{lo} {hi}");
     // Every slider stop keeps the curve inside: no point of the path above the top edge.
     let mut w = w;
     for v in ["0.5", "2", "3.5"] {
