@@ -98,6 +98,42 @@ fn other_renderers_get_the_caption_and_the_widget_name() {
     assert!(!md.contains("<figure"), "{md}");
 }
 
+/// Issue 23's plot hints and issue 22's `controls` link: each mistake, one message
+/// naming it, with the right hint.
+#[test]
+fn plot_hints_name_the_real_mistake() {
+    let mut test = BookTest::from_dir("widgets/plot-hints");
+    let err = test.build_error();
+    check_snapshot(&err, &test.fixture.join("expected/error.txt"));
+    for needle in [
+        "curve 1: unknown name `coss`",
+        "did you mean `cos`?",
+        "functions: sin, cos, tan, atan, exp",
+        "curve 1: `x` is the curve's variable, not a function",
+        "entry 2: unknown name `pix`",
+        "the step must be above 0, found 0",
+        "the step 1e-12 is too small",
+        "the step 1e-300 is too small",
+        "the range's min and max are both 1",
+        "the range -1e308..1e308 reaches beyond ±1e12",
+        "has no control `kk`",
+        "did you mean `k`?",
+        "no widget follows this card on the page",
+        "10 errors",
+    ] {
+        assert!(err.contains(needle), "missing {needle:?} in\n{err}");
+    }
+    for wrong in [
+        "malformed",
+        "a step such as 0 divides",
+        "a step such as inf",
+        "step 0 does not divide",
+        "is above its max 1",
+    ] {
+        assert!(!err.contains(wrong), "{wrong:?} in\n{err}");
+    }
+}
+
 #[test]
 fn plot_mistakes_point_inside_the_options() {
     let mut test = BookTest::from_dir("widgets/plot-errors");

@@ -33,6 +33,7 @@ mod testkit;
 mod watch;
 mod widget;
 mod widget_reference;
+pub(crate) use widget::controls_without_widget;
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -134,6 +135,19 @@ pub struct Cx<'a> {
     pub(crate) anchors: std::collections::HashSet<String>,
     /// How many directives enclose the one being rendered (see [`MAX_DIRECTIVE_NESTING`]).
     pub(crate) nesting: usize,
+    /// Controls named by formula cards' `controls` that wait for the next widget on
+    /// the page, which must have them (checked by `widget`, the rest at the chapter's
+    /// end).
+    pub(crate) pending_controls: Vec<PendingControl>,
+}
+
+/// A formula card's `controls` entry waiting for the next widget: where the control's
+/// name is written, the symbol and the control.
+#[derive(Debug, Clone)]
+pub(crate) struct PendingControl {
+    pub(crate) span: Range<usize>,
+    pub(crate) symbol: String,
+    pub(crate) control: String,
 }
 
 /// How deep directives may nest. Course blocks nest two or three deep; rendering is
