@@ -252,7 +252,7 @@ impl Gd1d {
         put!(out;
             "<svg class=\"mc-w-svg mc-w-gd1d-svg\" viewBox=\"0 0 " c(VIEW_W) " " c(VIEW_H)
             "\" role=\"img\" aria-labelledby=\"" p(id) "-svg-title\">" "<title id=\"" p(id)
-            "-svg-title\">Graph of " p(self.formula()) " for x from " c(XMIN) " to " c(XMAX)
+            "-svg-title\">Graph of " p(self.formula()) " for x from " r(XMIN) " to " r(XMAX)
             ", with the descent path: step " p(self.t()) ", x = " n(x, 3) ", f(x) = " n(fx, 3)
             "</title>" "<defs><clipPath id=\"" p(id) "-clip\"><rect x=\"" c(LEFT) "\" y=\"" c(TOP)
             "\" width=\"" c(RIGHT - LEFT) "\" height=\"" c(BOTTOM - TOP) "\"/></clipPath></defs>"
