@@ -85,6 +85,9 @@ struct Compiler {
     shown: Vec<bool>,
     /// Each function's variable, and its name when named (for the axis labels).
     vars: Vec<(String, Option<String>)>,
+    /// Heights of points and horizontal lines that depend on the parameters only: the
+    /// automatic y window holds them too.
+    heights: Vec<Program>,
     slots: Vec<f64>,
 }
 
@@ -94,6 +97,14 @@ struct Compiler {
 const MAX_COST: u64 = 2000;
 
 impl Compiler {
+    /// Keeps `p` for the automatic y window when it uses parameters only (values of
+    /// areas and slopes are known at the starting values alone).
+    fn keep_height(&mut self, p: &Program, params: usize) {
+        if p.ops.iter().all(|op| !matches!(op, Op::Slot(s) if usize::from(*s) >= params)) {
+            self.heights.push(p.clone());
+        }
+    }
+
     /// Operations of one evaluation of `p`, with the costs of the functions it calls.
     fn cost(&self, p: &Program) -> u64 {
         p.ops
@@ -377,6 +388,7 @@ fn constant(v: &Value, param: &str, keys: &[&str], what: &str) -> Result<f64, Pa
         costs: Vec::new(),
         shown: Vec::new(),
         vars: Vec::new(),
+        heights: Vec::new(),
         slots: Vec::new(),
     };
     let site = Site { param, keys: keys.iter().map(|k| k.to_string()).collect(), what: what.into() };
@@ -459,6 +471,7 @@ pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
         costs: Vec::new(),
         shown: Vec::new(),
         vars: Vec::new(),
+        heights: Vec::new(),
         slots: Vec::new(),
     };
     let mut live_params = Vec::new();
@@ -655,6 +668,7 @@ pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
             progs.push(c.expr(t, None, &site)?);
         }
         marks.push(mark(1, 0, 0, Some(&progs[0]), Some(&progs[1]), 0, label));
+        c.keep_height(&progs[1], live_params.len());
     }
     for (i, item) in items(params, "lines")?.iter().enumerate() {
         let what = format!("line {}", i + 1);
@@ -676,6 +690,9 @@ pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
         };
         let site = Site { param: "lines", keys: Vec::new(), what: what.clone() };
         let p = c.expr(&t, None, &site)?;
+        if axis == "y" {
+            c.keep_height(&p, live_params.len());
+        }
         marks.push(mark(if axis == "x" { 2 } else { 3 }, 0, 0, Some(&p), None, 0, label));
     }
     let mut readouts = Vec::new();
@@ -881,8 +898,9 @@ fn axis_labels(params: &Params, c: &Compiler) -> Result<(String, String), ParamE
 /// A y window that holds the drawn curves over the sliders' ranges, not only at the
 /// starting values: the curves are sampled at the starting values, with each slider
 /// in turn at five stops across its range, and with all sliders at their minimums and
-/// at their maximums. Each setting contributes the central 96 % of its values (a pole's
-/// huge values do not flatten the rest); the window spans them all, padded by 8 %.
+/// at their maximums. Each setting contributes the central 96 % of its curves' values
+/// (a pole's huge values do not flatten the rest) and the heights of its points and
+/// horizontal lines; the window spans them all, padded by 8 %.
 fn auto_y(c: &Compiler, x: (f64, f64), live_params: &[Value]) -> (f64, f64) {
     let n = live_params.len();
     let ranges: Vec<(f64, f64)> = live_params
@@ -926,12 +944,19 @@ fn auto_y(c: &Compiler, x: (f64, f64), live_params: &[Value]) -> (f64, f64) {
                 }
             }
         }
-        if ys.is_empty() {
+        let heights: Vec<f64> = c.heights.iter().map(|p| p.eval(0.0, &slots, &c.funcs)).filter(|v| v.is_finite()).collect();
+        if ys.is_empty() && heights.is_empty() {
             continue;
         }
+        ys.extend(&heights);
         ys.sort_by(f64::total_cmp);
         let q = |p: f64| ys[((ys.len() - 1) as f64 * p).round() as usize];
-        let (lo, hi) = (q(0.02), q(0.98));
+        let (mut lo, mut hi) = (q(0.02), q(0.98));
+        // Points and lines are few: each is kept whole, not trimmed as a pole's values.
+        for &h in &heights {
+            lo = lo.min(h);
+            hi = hi.max(h);
+        }
         window = Some(match window {
             None => (lo, hi),
             Some((a, b)) => (a.min(lo), b.max(hi)),

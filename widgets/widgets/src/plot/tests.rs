@@ -308,6 +308,11 @@ fn the_y_window_holds_the_curves_over_the_sliders_ranges() {
             assert!((8.0..=188.0).contains(&sy), "a = {v}: y {sy} outside the box");
         }
     }
+    // A point and a line that the slider moves are kept inside too (the λ₁ line).
+    let w = plot(r#"{"x": [0, 2], "params": {"a": {"value": 1, "range": [0.5, 3.5], "step": 0.5}},
+                     "curves": ["x"], "points": [[1, "a^2"]], "lines": ["y = -a"]}"#);
+    let (lo, hi) = w.y;
+    assert!(hi >= 12.25 && lo <= -3.5, "{lo} {hi}");
     // An explicit window is the author's choice and is kept.
     let w = plot(r#"{"x": [0, 2], "y": [0, 1.2], "params": {"a": {"value": 1, "range": [0.5, 3.5], "step": 0.5}},
                      "curves": ["a x * (2 - x)"]}"#);
