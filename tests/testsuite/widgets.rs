@@ -102,8 +102,25 @@ fn other_renderers_get_the_caption_and_the_widget_name() {
 /// naming it, with the right hint.
 #[test]
 fn plot_hints_name_the_real_mistake() {
-    let mut test = BookTest::from_dir("widgets/plot-hints");
-    let err = test.build_error();
+    use mdbook_mathcourse::diagnostic::{render_all, Severity};
+    let test = BookTest::from_dir("widgets/plot-hints");
+    let md = mdbook_driver::MDBook::load(&test.root).unwrap();
+    let ctx = mdbook_preprocessor::PreprocessorContext::new(
+        test.root.clone(),
+        md.config.clone(),
+        "html".into(),
+    );
+    let outcome = mdbook_mathcourse::process(&ctx, md.book.clone()).unwrap();
+    let errors = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    // Errors and warnings, in the order of the chapter.
+    let err = format!(
+        "{}{errors} errors\n",
+        render_all(&outcome.diagnostics, false)
+    );
     check_snapshot(&err, &test.fixture.join("expected/error.txt"));
     for needle in [
         "curve 1: unknown name `coss`",
@@ -119,6 +136,7 @@ fn plot_hints_name_the_real_mistake() {
         "has no control `kk`",
         "did you mean `k`?",
         "no widget follows this card on the page",
+        "warning: widget `plot`, parameter `y`: the y window 0..1.2 cuts what the sliders draw: at a = 3.5, the picture reaches 3.5",
         "10 errors",
     ] {
         assert!(err.contains(needle), "missing {needle:?} in\n{err}");

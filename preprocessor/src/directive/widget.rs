@@ -233,6 +233,11 @@ impl Directive for Widget {
         }
         let widget =
             AnyWidget::new(kind, &params).map_err(|e| param_diagnostic(cx, block, &raw, &e))?;
+        for w in widget.warnings() {
+            let mut d = param_diagnostic(cx, block, &raw, &w);
+            d.severity = crate::diagnostic::Severity::Warning;
+            cx.diagnostics.push(d);
+        }
         let id = cx.fresh_id("widget");
         let summary = CATALOG
             .iter()

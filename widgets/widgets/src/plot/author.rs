@@ -460,8 +460,8 @@ fn mark(kind: u8, f: usize, p: usize, a: Option<&Program>, b: Option<&Program>, 
     ])
 }
 
-/// The author's parameters → the live form.
-pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
+/// The author's parameters → the live form, and the warnings for the build.
+pub fn compile(params: &Params) -> Result<(Vec<(String, Value)>, Vec<ParamError>), ParamError> {
     params.only(KEYS)?;
     let x = range_of(params, "x", Some((-5.0, 5.0)))?.unwrap_or((-5.0, 5.0));
     let y = range_of(params, "y", None)?;
@@ -703,13 +703,17 @@ pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
         };
         readouts.push(Value::List(readout(&c, &t, &what)?));
     }
+    let mut warnings = Vec::new();
     let y = match y {
-        Some(y) => y,
+        Some(y) => {
+            warnings.extend(leaves_window(&c, x, y, &live_params));
+            y
+        }
         None => auto_y(&c, x, &live_params),
     };
     let labels = axis_labels(params, &c)?;
     let pair = |(a, b): (f64, f64)| Value::List(vec![Value::Num(a), Value::Num(b)]);
-    Ok(vec![
+    Ok((vec![
         ("x".into(), pair(x)),
         ("y".into(), pair(y)),
         ("params".into(), Value::List(live_params)),
@@ -717,7 +721,7 @@ pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
         ("marks".into(), Value::List(marks)),
         ("readouts".into(), Value::List(readouts)),
         ("labels".into(), Value::List(vec![Value::Text(labels.0), Value::Text(labels.1)])),
-    ])
+    ], warnings))
 }
 
 /// One slider: [_, value, min, max, step].
@@ -895,13 +899,13 @@ fn axis_labels(params: &Params, c: &Compiler) -> Result<(String, String), ParamE
     Ok((lx, ly))
 }
 
-/// A y window that holds the drawn curves over the sliders' ranges, not only at the
-/// starting values: the curves are sampled at the starting values, with each slider
-/// in turn at five stops across its range, and with all sliders at their minimums and
-/// at their maximums. Each setting contributes the central 96 % of its curves' values
-/// (a pole's huge values do not flatten the rest) and the heights of its points and
-/// horizontal lines; the window spans them all, padded by 8 %.
-fn auto_y(c: &Compiler, x: (f64, f64), live_params: &[Value]) -> (f64, f64) {
+/// The y extents of what is drawn, per slider setting: the starting values first, then
+/// each slider in turn at five stops across its range, then all sliders at their
+/// minimums and at their maximums. Each setting gives the central 96 % of its curves'
+/// values (a pole's huge values do not flatten the rest) widened to the heights of its
+/// points and horizontal lines, and says which slider moved (`None` for the start and
+/// the corners).
+fn extents(c: &Compiler, x: (f64, f64), live_params: &[Value]) -> Vec<(Option<(usize, f64)>, f64, f64)> {
     let n = live_params.len();
     let ranges: Vec<(f64, f64)> = live_params
         .iter()
@@ -914,20 +918,20 @@ fn auto_y(c: &Compiler, x: (f64, f64), live_params: &[Value]) -> (f64, f64) {
         })
         .collect();
     let start: Vec<f64> = c.slots.get(..n).unwrap_or(&[]).to_vec();
-    let mut settings = vec![start.clone()];
+    let mut settings = vec![(None, start.clone())];
     for (i, &(lo, hi)) in ranges.iter().enumerate() {
         for k in 0..5 {
             let mut s = start.clone();
             s[i] = lo + (hi - lo) * f64::from(k) / 4.0;
-            settings.push(s);
+            settings.push((Some((i, s[i])), s));
         }
     }
     if n > 1 {
-        settings.push(ranges.iter().map(|r| r.0).collect());
-        settings.push(ranges.iter().map(|r| r.1).collect());
+        settings.push((None, ranges.iter().map(|r| r.0).collect()));
+        settings.push((None, ranges.iter().map(|r| r.1).collect()));
     }
-    let mut window: Option<(f64, f64)> = None;
-    for (k, setting) in settings.iter().enumerate() {
+    let mut out = Vec::new();
+    for (k, (moved, setting)) in settings.iter().enumerate() {
         let mut slots = c.slots.clone();
         slots[..n].copy_from_slice(setting);
         let samples = if k == 0 { 400 } else { 160 };
@@ -957,12 +961,16 @@ fn auto_y(c: &Compiler, x: (f64, f64), live_params: &[Value]) -> (f64, f64) {
             lo = lo.min(h);
             hi = hi.max(h);
         }
-        window = Some(match window {
-            None => (lo, hi),
-            Some((a, b)) => (a.min(lo), b.max(hi)),
-        });
+        out.push((*moved, lo, hi));
     }
-    let Some((mut lo, mut hi)) = window else {
+    out
+}
+
+/// A y window that holds the drawn curves, points and horizontal lines over the
+/// sliders' ranges, not only at the starting values (see [`extents`]), padded by 8 %.
+fn auto_y(c: &Compiler, x: (f64, f64), live_params: &[Value]) -> (f64, f64) {
+    let all = extents(c, x, live_params);
+    let Some((mut lo, mut hi)) = all.iter().map(|e| (e.1, e.2)).reduce(|a, b| (a.0.min(b.0), a.1.max(b.1))) else {
         return (-1.0, 1.0);
     };
     if hi - lo < 1e-9 {
@@ -971,4 +979,49 @@ fn auto_y(c: &Compiler, x: (f64, f64), live_params: &[Value]) -> (f64, f64) {
     }
     let pad = (hi - lo) * 0.08;
     (lo - pad, hi + pad)
+}
+
+/// With a `y` written: a warning when a slider carries what is drawn out of it though
+/// the starting picture fits (what is outside from the start is the author's framing).
+fn leaves_window(c: &Compiler, x: (f64, f64), y: (f64, f64), live_params: &[Value]) -> Option<ParamError> {
+    let all = extents(c, x, live_params);
+    let (_, lo0, hi0) = *all.first()?;
+    let slack = (y.1 - y.0) * 0.02;
+    let (top_ok, bottom_ok) = (hi0 <= y.1 + slack, lo0 >= y.0 - slack);
+    let worst = all.iter().filter_map(|&(moved, lo, hi)| {
+        let (i, v) = moved?;
+        let over = if top_ok && hi > y.1 + slack { hi - y.1 } else { 0.0 };
+        let under = if bottom_ok && lo < y.0 - slack { y.0 - lo } else { 0.0 };
+        (over > 0.0 || under > 0.0).then_some((i, v, over.max(under), if over >= under { hi } else { lo }))
+    }).max_by(|a, b| a.2.total_cmp(&b.2))?;
+    let (i, v, _, reach) = worst;
+    let name = match live_params.get(i) {
+        Some(Value::List(l)) => text_of(l.first()?)?,
+        _ => return None,
+    };
+    // The window that holds them, with the automatic window's 8 % to spare on the
+    // sides that were short.
+    let (lo, hi) = all.iter().fold(y, |(a, b), e| (a.min(e.1), b.max(e.2)));
+    let pad = (hi - lo) * 0.08;
+    let (lo, hi) = (if lo < y.0 { lo - pad } else { lo }, if hi > y.1 { hi + pad } else { hi });
+    Some(err(
+        "y",
+        format!(
+            "the y window {}..{} cuts what the sliders draw: at {name} = {}, the picture reaches {}",
+            fmt_num(y.0), fmt_num(y.1), fmt_num(round_sig(v)), fmt_num(round_sig(reach))
+        ),
+        keyed(&[], "too small for the sliders' ranges", format!(
+            "write `y: [{}, {}]`, or leave `y` out: the window then holds every slider setting",
+            fmt_num(round_sig(lo)), fmt_num(round_sig(hi))
+        )),
+    ))
+}
+
+/// `v` to 3 significant digits, for messages.
+fn round_sig(v: f64) -> f64 {
+    if v == 0.0 || !v.is_finite() {
+        return v;
+    }
+    let scale = 10f64.powi(2 - v.abs().log10().floor() as i32);
+    (v * scale).round() / scale
 }

@@ -129,6 +129,9 @@ pub struct Plot {
     labels: (String, String),
     #[cfg(not(target_arch = "wasm32"))]
     live: Params,
+    /// Build-time warnings (see [`author::compile`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    warnings: Vec<ParamError>,
 }
 
 fn list(v: Option<&Value>) -> &[Value] {
@@ -303,6 +306,8 @@ impl Plot {
             },
             #[cfg(not(target_arch = "wasm32"))]
             live: p.clone(),
+            #[cfg(not(target_arch = "wasm32"))]
+            warnings: Vec::new(),
         };
         plot.read_items(p)?;
         Some(plot)
@@ -666,12 +671,14 @@ impl Widget for Plot {
         }
         #[cfg(not(target_arch = "wasm32"))]
         {
-            let mut live = author::compile(params)?;
+            let (mut live, warnings) = author::compile(params)?;
             let draft = Plot::from_live(&Params::new(live.clone()))?;
             live.push(("axes".into(), Value::Text(draft.axes())));
             live.push(("legend".into(), Value::Text(draft.legend())));
             live.push(("title".into(), Value::Text(draft.title())));
-            Plot::from_live(&Params::new(live))
+            let mut plot = Plot::from_live(&Params::new(live))?;
+            plot.warnings = warnings;
+            Ok(plot)
         }
     }
 
@@ -765,6 +772,11 @@ impl Widget for Plot {
     #[cfg(not(target_arch = "wasm32"))]
     fn live_params(&self) -> Option<Params> {
         Some(self.live.clone())
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn warnings(&self) -> Vec<ParamError> {
+        self.warnings.clone()
     }
 }
 

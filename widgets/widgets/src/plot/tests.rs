@@ -317,6 +317,15 @@ fn the_y_window_holds_the_curves_over_the_sliders_ranges() {
     let w = plot(r#"{"x": [0, 2], "y": [0, 1.2], "params": {"a": {"value": 1, "range": [0.5, 3.5], "step": 0.5}},
                      "curves": ["a x * (2 - x)"]}"#);
     assert_eq!(w.y, (0.0, 1.2));
+    // … but a slider that carries the curve out of it is worth a warning, with a fix.
+    let warnings = w.warnings();
+    assert_eq!(warnings.len(), 1);
+    assert_eq!(warnings[0].message, "the y window 0..1.2 cuts what the sliders draw: at a = 3.5, the picture reaches 3.5");
+    assert_eq!(warnings[0].place.as_ref().unwrap().hint, "write `y: [0, 3.78]`, or leave `y` out: the window then holds every slider setting");
+    // What is outside from the start is the author's framing: no warning.
+    let w = plot(r#"{"x": [-3, 3], "y": [-4, 6], "params": {"a": {"value": 0, "range": [-2, 2], "step": 0.5}},
+                     "curves": ["x^3 - 3x"], "points": [["a", "a^3 - 3a"]]}"#);
+    assert!(w.warnings().is_empty(), "{:?}", w.warnings());
 }
 
 #[test]
