@@ -460,8 +460,11 @@ fn mark(kind: u8, f: usize, p: usize, a: Option<&Program>, b: Option<&Program>, 
     ])
 }
 
+/// The live form (see the parent module), entry by entry.
+pub type Live = Vec<(String, Value)>;
+
 /// The author's parameters → the live form, and the warnings for the build.
-pub fn compile(params: &Params) -> Result<(Vec<(String, Value)>, Vec<ParamError>), ParamError> {
+pub fn compile(params: &Params) -> Result<(Live, Vec<ParamError>), ParamError> {
     params.only(KEYS)?;
     let x = range_of(params, "x", Some((-5.0, 5.0)))?.unwrap_or((-5.0, 5.0));
     let y = range_of(params, "y", None)?;
@@ -899,13 +902,17 @@ fn axis_labels(params: &Params, c: &Compiler) -> Result<(String, String), ParamE
     Ok((lx, ly))
 }
 
+/// One slider setting's y extent: the slider moved and its value (`None` for the
+/// starting values and the corners), lowest and highest y.
+type Extent = (Option<(usize, f64)>, f64, f64);
+
 /// The y extents of what is drawn, per slider setting: the starting values first, then
 /// each slider in turn at five stops across its range, then all sliders at their
 /// minimums and at their maximums. Each setting gives the central 96 % of its curves'
 /// values (a pole's huge values do not flatten the rest) widened to the heights of its
 /// points and horizontal lines, and says which slider moved (`None` for the start and
 /// the corners).
-fn extents(c: &Compiler, x: (f64, f64), live_params: &[Value]) -> Vec<(Option<(usize, f64)>, f64, f64)> {
+fn extents(c: &Compiler, x: (f64, f64), live_params: &[Value]) -> Vec<Extent> {
     let n = live_params.len();
     let ranges: Vec<(f64, f64)> = live_params
         .iter()
