@@ -108,7 +108,7 @@ async fn vectors_state(b: &Browser, id: &str) -> ([f64; 2], [f64; 2], f64) {
         .js(
             &format!(
                 "{SHOWN_JS} const fig = document.getElementById(arguments[0]);\
-             const p = s => s.replace(/[()]/g, '').split(',').map(Number);\
+             const p = s => s.replace(/[()]/g, '').replace(/\u{2212}/g, '-').split(',').map(Number);\
              return [p(fig.querySelector('[data-drag=a]').getAttribute('aria-valuetext')),\
                      p(fig.querySelector('[data-drag=b]').getAttribute('aria-valuetext')),\
                      shown(fig.querySelector('[data-value=dot]'))];"
