@@ -1,5 +1,7 @@
-//! Embeds every file under `../theme` (KaTeX CSS and fonts, our CSS and JS, the widget
-//! bundle) into the binary, so assets always match the preprocessor version.
+//! Embeds every file under `theme/` (KaTeX CSS and fonts, our CSS and JS, the widget
+//! bundle) into the binary, so assets always match the preprocessor version. The folder
+//! lives inside this crate so that the published package carries it (`include` in
+//! Cargo.toml).
 //!
 //! Our own scripts (`theme/*.js`, not the generated bundle) are embedded without their
 //! comment lines and indentation (`src/compact_js.rs`): the code itself stays as written,
@@ -15,10 +17,13 @@ use compact_js::compact_js;
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let theme = manifest
-        .join("../theme")
+        .join("theme")
         .canonicalize()
         .expect("theme/ folder");
-    println!("cargo:rerun-if-changed={}", theme.display());
+    // Relative to the package: two checkouts sharing one target dir (a fresh clone built
+    // with the main checkout's target) may reuse this script's last run, and an absolute
+    // path would keep watching the other checkout's theme.
+    println!("cargo:rerun-if-changed=theme");
     let mut files = Vec::new();
     collect(&theme, &theme, &mut files);
     files.sort();

@@ -22,6 +22,39 @@ pub fn repo_dir() -> PathBuf {
     tests_dir().parent().unwrap().to_path_buf()
 }
 
+/// The result of running the preprocessor on the book: `Err` is a book-level error
+/// (configuration, files), `Ok` holds every diagnostic rendered as the CLI prints it,
+/// with the number of errors.
+pub fn process(test: &BookTest) -> Result<(String, usize), String> {
+    process_for(test, "html")
+}
+
+/// [`process`] for the renderer named `renderer`.
+pub fn process_for(test: &BookTest, renderer: &str) -> Result<(String, usize), String> {
+    use mdbook_mathcourse::diagnostic::{render_all, Severity};
+    let md = MDBook::load(&test.root).map_err(|e| format!("{e:#}"))?;
+    let ctx = mdbook_preprocessor::PreprocessorContext::new(
+        test.root.clone(),
+        md.config.clone(),
+        renderer.into(),
+    );
+    let outcome =
+        mdbook_mathcourse::process(&ctx, md.book.clone()).map_err(|e| format!("{e:#}"))?;
+    let errors = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    Ok((render_all(&outcome.diagnostics, false), errors))
+}
+
+/// The diagnostics of a book whose only chapter (`src/chapter.md`) is `text`.
+pub fn chapter_diagnostics(text: &str) -> (String, usize) {
+    let mut test = BookTest::from_dir("hardening/basic");
+    test.change_file("src/chapter.md", text);
+    process(&test).expect("the book itself is fine")
+}
+
 /// A fixture book copied to a temporary folder.
 pub struct BookTest {
     /// The fixture folder (where snapshots live).

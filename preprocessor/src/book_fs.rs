@@ -94,6 +94,10 @@ pub fn cache_dir(root: &Path, src: &Path, rel: &Path) -> Result<PathBuf> {
     if let Ok(entries) = fs::read_dir(&full) {
         let ours = crate::cache::is_cache_dir(&full);
         let empty = entries.count() == 0;
+        if ours {
+            // A copy that skipped dotfiles lost the `.gitignore`: put it back.
+            crate::cache::ensure_cache_dir(&full)?;
+        }
         if !ours && !empty {
             bail!("{option}: `{}` already holds files that are not mathcourse's cache; the cache would mix with them and hide them from git\n  help: choose a new folder name, e.g. `cache-dir = \".mathcourse-cache\"` (the default)", rel.display());
         }

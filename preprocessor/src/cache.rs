@@ -107,9 +107,41 @@ impl Cache {
     }
 }
 
-/// True when `dir` has the `.gitignore` a cache folder gets.
+/// True when `dir` is a cache folder: it has the `.gitignore` a cache folder gets, or
+/// (a copy that skipped dotfiles) it holds nothing but our packs and temporary files,
+/// each a regular file (nothing else is opened, so a FIFO cannot block).
 pub fn is_cache_dir(dir: &Path) -> bool {
-    fs::read_to_string(dir.join(".gitignore")).is_ok_and(|text| text == GITIGNORE)
+    if fs::read_to_string(dir.join(".gitignore")).is_ok_and(|text| text == GITIGNORE) {
+        return true;
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return false;
+    };
+    let mut any = false;
+    for entry in entries {
+        let Ok(entry) = entry else { return false };
+        let name = entry.file_name().to_string_lossy().to_string();
+        let regular = entry.file_type().is_ok_and(|t| t.is_file());
+        let ours = regular
+            && (name.starts_with(TEMP_PREFIX)
+                || (name.ends_with(".pack") && starts_with_pack_header(&entry.path())));
+        if !ours {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
+/// True when the file at `path` starts with our pack header line.
+fn starts_with_pack_header(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; PACK_HEADER.len() + 1];
+    fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| {
+            head[..PACK_HEADER.len()] == *PACK_HEADER.as_bytes() && head[PACK_HEADER.len()] == b'\n'
+        })
 }
 
 impl Pack {
@@ -200,7 +232,7 @@ fn parse_pack(text: &str) -> (HashMap<Key, String>, bool) {
 }
 
 /// Creates the cache folder with a `.gitignore` that ignores everything in it.
-fn ensure_cache_dir(dir: &Path) -> std::io::Result<()> {
+pub fn ensure_cache_dir(dir: &Path) -> std::io::Result<()> {
     fs::create_dir_all(dir)?;
     let ignore = dir.join(".gitignore");
     if !ignore.exists() {
@@ -212,6 +244,25 @@ fn ensure_cache_dir(dir: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_copy_without_the_gitignore_is_still_ours() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(Some(dir.path().to_path_buf()));
+        let mut pack = cache.pack(Path::new("ch.md"));
+        pack.get_or_render(&key("f", false, "x"), || Ok::<_, ()>("<b>x</b>".into()))
+            .unwrap();
+        pack.save().unwrap();
+        fs::remove_file(dir.path().join(".gitignore")).unwrap();
+        assert!(is_cache_dir(dir.path()));
+        // A file of the author's beside the packs: not ours.
+        fs::write(dir.path().join("notes.txt"), "mine").unwrap();
+        assert!(!is_cache_dir(dir.path()));
+        fs::remove_file(dir.path().join("notes.txt")).unwrap();
+        // A file named like a pack that is not one: not ours.
+        fs::write(dir.path().join("x.pack"), "something else\n").unwrap();
+        assert!(!is_cache_dir(dir.path()));
+    }
 
     #[test]
     fn miss_then_hit_across_loads() {

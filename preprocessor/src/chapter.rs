@@ -46,18 +46,42 @@ pub fn render_chapter(
 
     let mut chapter_options = None;
     let mut front = frontmatter::FrontMatter::default();
+    let mut macros_lost = false;
+    // Macros whose definition is reported: errors at their uses follow from it.
+    let mut broken: Vec<String> = Vec::new();
     if let Some(block) = &block {
-        match frontmatter::parse(&source, block) {
-            Ok(fm) => {
-                if !fm.macros.is_empty() {
-                    let mut options = book.options.clone();
-                    options.macros.extend(fm.macros.clone());
-                    let fingerprint = options.fingerprint();
-                    chapter_options = Some((options, fingerprint));
-                }
-                front = fm;
-            }
-            Err(err) => diagnostics.push(
+        let parsed = frontmatter::parse_keeping(&source, block);
+        let mut fm = parsed.front;
+        for (name, problem) in crate::math::broken_macros(&fm.macros) {
+            fm.macros.remove(&name);
+            let yaml = block.yaml.clone();
+            let at = source[yaml.clone()]
+                .find(name.as_str())
+                .map_or(yaml.start..yaml.start + 1, |i| {
+                    yaml.start + i..yaml.start + i + name.len()
+                });
+            diagnostics.push(
+                Diagnostic::error(display_path, &source, at, format!("macro `{name}` does not typeset"))
+                    .with_label(problem)
+                    .with_hint("every `{` in a macro needs its `}`; formulas that use this macro are not checked until it is fixed"),
+            );
+            broken.push(name);
+        }
+        if !fm.macros.is_empty() {
+            let mut options = book.options.clone();
+            options.macros.extend(fm.macros.clone());
+            let fingerprint = options.fingerprint();
+            chapter_options = Some((options, fingerprint));
+        }
+        front = fm;
+        macros_lost = parsed.macros_lost;
+        if let Some(err) = parsed.error {
+            let hint = if macros_lost {
+                "front matter is YAML between `---` lines; until it reads, the chapter's `macros:` are not defined, so errors about undefined commands in its formulas are not shown"
+            } else {
+                "front matter is YAML between `---` lines; the keys mathcourse reads are listed in the author guide"
+            };
+            diagnostics.push(
                 Diagnostic::error(
                     display_path,
                     &source,
@@ -65,8 +89,8 @@ pub fn render_chapter(
                     "invalid front matter",
                 )
                 .with_label(err.message)
-                .with_hint("front matter is YAML between `---` lines; the keys mathcourse reads are listed in the author guide"),
-            ),
+                .with_hint(hint),
+            );
         }
     }
     let (options, fingerprint) = match &chapter_options {
@@ -90,12 +114,13 @@ pub fn render_chapter(
         diagnostics,
         html,
         next_id: 0,
-        anchors_by_block: crate::directive::contribute::anchors(&source, body_start),
+        anchors_by_block: crate::directive::registry::anchors(&source, body_start),
         mathjax_macros: Default::default(),
         calc_scope: Default::default(),
         anchors: std::collections::HashSet::new(),
         nesting: 0,
         pending_controls: Vec::new(),
+        directives: crate::directive::registry::DIRECTIVES,
     };
     let header = crate::header::render(&front, block.as_ref(), &mut cx);
     for (opener, place) in
@@ -128,6 +153,19 @@ pub fn render_chapter(
                 .with_hint("check that the cache folder (option `cache-dir`) is writable; the build itself is fine"),
         );
     }
+    // Errors that follow from one reported above: the chapter's macros were not read,
+    // or a macro's definition is broken.
+    diagnostics.retain(|d| {
+        let Some(name) = d.label.strip_prefix("Undefined control sequence: ") else {
+            return true;
+        };
+        let name: String = name
+            .chars()
+            .take(1)
+            .chain(name.chars().skip(1).take_while(char::is_ascii_alphabetic))
+            .collect();
+        !(macros_lost || broken.contains(&name))
+    });
     diagnostics.sort_by_key(|d| d.span.start);
 
     // Asset links are in the theme's `head.hbs` (`assets::head_hbs`), not here.

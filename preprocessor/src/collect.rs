@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diagnostic::{self, Diagnostic};
-use crate::directive::contribute::{self, Entry};
+use crate::directive::contribute::Entry;
+use crate::directive::registry;
 use crate::frontmatter;
 use crate::inspect;
 use crate::notation::{ClaimEntry, Notation, Site};
@@ -48,7 +49,7 @@ impl Notation {
             notation.order.insert(ch.path.to_path_buf(), position);
             let front = frontmatter::locate(ch.source);
             let start = front.as_ref().map_or(0, |b| b.body_start);
-            if let Some(Ok(fm)) = front.map(|b| frontmatter::parse(ch.source, &b)) {
+            if let Some(fm) = front.map(|b| frontmatter::parse_keeping(ch.source, &b).front) {
                 if !fm.macros.is_empty() {
                     notation
                         .chapter_macros
@@ -57,7 +58,7 @@ impl Notation {
             }
             let mut shared: Option<Arc<str>> = None;
             let mut formulas = Vec::new();
-            for entry in contribute::entries(ch.source, start) {
+            for entry in registry::entries(ch.source, start) {
                 let Entry {
                     block,
                     demo,

@@ -57,9 +57,9 @@ mod tests {
     #[test]
     fn the_shipped_scripts_keep_every_code_line() {
         for (name, src) in [
-            ("mathcourse.js", include_str!("../../theme/mathcourse.js")),
-            ("inspect.js", include_str!("../../theme/inspect.js")),
-            ("progress.js", include_str!("../../theme/progress.js")),
+            ("mathcourse.js", include_str!("../theme/mathcourse.js")),
+            ("inspect.js", include_str!("../theme/inspect.js")),
+            ("progress.js", include_str!("../theme/progress.js")),
         ] {
             let out = compact_js(src);
             assert!(out.len() < src.len() * 9 / 10, "{name}: little was removed");

@@ -202,8 +202,45 @@ pub fn render_all(diagnostics: &[Diagnostic], color: bool) -> String {
     out
 }
 
+/// The candidate closest to `word` (Jaro–Winkler similarity above 0.8), for "did you
+/// mean". The one place a misspelled name is matched: options, directive names, roles,
+/// statuses, widgets and their parameters, check kinds and `calc` names.
+///
+/// Short names (`l3` beside `l1`, `l2`) score low on Jaro–Winkler, so a candidate one
+/// edit away (a letter changed, added, dropped or two swapped) also counts, for words of
+/// two characters or more.
+pub fn suggest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let close = |c: &str| {
+        word.chars().count() >= 2
+            && c.chars().count() >= 2
+            && strsim::damerau_levenshtein(word, c) == 1
+    };
+    candidates
+        .iter()
+        .map(|c| (strsim::jaro_winkler(word, c), *c))
+        .filter(|(score, c)| *score > 0.8 || close(c))
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
+/// `"; did you mean `x`?"` when [`suggest`] finds a candidate, else nothing.
+pub fn did_you_mean(word: &str, candidates: &[&str]) -> String {
+    suggest(word, candidates).map_or_else(String::new, |c| format!("; did you mean `{c}`?"))
+}
+
 #[cfg(test)]
 mod tests {
+    use super::suggest;
+
+    #[test]
+    fn short_names_one_edit_away_are_suggested() {
+        assert_eq!(suggest("l3", &["l1", "x"]), Some("l1"));
+        assert_eq!(suggest("coss", &["cos", "sin"]), Some("cos"));
+        assert_eq!(suggest("mu", &["um", "sigma"]), Some("um"));
+        assert_eq!(suggest("x", &["y"]), None);
+        assert_eq!(suggest("ab", &["xyz"]), None);
+    }
+
     use super::*;
     use std::sync::Arc;
 

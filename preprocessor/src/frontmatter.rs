@@ -194,11 +194,87 @@ pub fn parse(source: &str, block: &FrontMatterBlock) -> Result<FrontMatter, Fron
             .location()
             .map(|loc| offset_of(yaml, loc.line() as usize, loc.column() as usize))
             .unwrap_or(0);
+        let mut message = first_line(&err.to_string());
+        if let Some(key) = message
+            .strip_prefix("unknown field `")
+            .and_then(|rest| rest.split_once('`'))
+            .map(|(key, _)| key.to_string())
+        {
+            message = format!(
+                "unknown key `{key}`; the keys are {}{}",
+                KEYS.join(", "),
+                crate::diagnostic::did_you_mean(&key, KEYS)
+            );
+        }
         FrontMatterError {
             offset: block.yaml.start + offset,
-            message: first_line(&err.to_string()),
+            message,
         }
     })
+}
+
+/// The keys a chapter's front matter may set, as written.
+pub const KEYS: &[&str] = &[
+    "macros",
+    "module",
+    "week",
+    "title",
+    "subtitle",
+    "time",
+    "prerequisites",
+    "prerequisites-advisory",
+    "objectives",
+];
+
+/// What a chapter's front matter gives: every key that reads, and the first problem.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Parsed {
+    /// The keys that read. One wrong key does not drop the others (a misspelled
+    /// `objective:` keeps the chapter's macros, so its formulas still typeset).
+    pub front: FrontMatter,
+    /// The first problem, if any.
+    pub error: Option<FrontMatterError>,
+    /// True when the YAML did not read at all and it writes a `macros:` key: the
+    /// chapter's macros are lost, and formulas that use them fail because of this error.
+    pub macros_lost: bool,
+}
+
+/// Parses the front matter like [`parse`], keeping what reads: with an unknown key or a
+/// value of the wrong type, every other key is still read (the first problem is
+/// reported). Only YAML that does not read at all gives the defaults.
+pub fn parse_keeping(source: &str, block: &FrontMatterBlock) -> Parsed {
+    let error = match parse(source, block) {
+        Ok(front) => {
+            return Parsed {
+                front,
+                error: None,
+                macros_lost: false,
+            }
+        }
+        Err(err) => err,
+    };
+    let yaml = &source[block.yaml.clone()];
+    let Ok(map) = serde_saphyr::from_str::<serde_json::Map<String, serde_json::Value>>(yaml) else {
+        let macros_lost = yaml.lines().any(|l| l.starts_with("macros:"));
+        return Parsed {
+            front: FrontMatter::default(),
+            error: Some(error),
+            macros_lost,
+        };
+    };
+    let readable: serde_json::Map<_, _> = map
+        .into_iter()
+        .filter(|(key, value)| {
+            let one = serde_json::Map::from_iter([(key.clone(), value.clone())]);
+            serde_json::from_value::<FrontMatter>(serde_json::Value::Object(one)).is_ok()
+        })
+        .collect();
+    let front = serde_json::from_value(serde_json::Value::Object(readable)).unwrap_or_default();
+    Parsed {
+        front,
+        error: Some(error),
+        macros_lost: false,
+    }
 }
 
 /// The first line of the YAML library's message, without its own "error: line N column
@@ -309,7 +385,7 @@ mod tests {
         let src = "---\ntitle: x\nbogus: 1\n---\n# T\n";
         let err = parse(src, &locate(src).unwrap()).unwrap_err();
         assert!(
-            err.message.starts_with("unknown field `bogus`"),
+            err.message.starts_with("unknown key `bogus`"),
             "{}",
             err.message
         );

@@ -1,5 +1,8 @@
 //! Small HTML helpers shared by every stage that writes markup.
 
+use std::borrow::Cow;
+use std::collections::VecDeque;
+
 /// Escapes text for use in HTML element content or a quoted attribute value.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -40,86 +43,206 @@ pub const TEXT_ATTRIBUTE: &str = "data-mc-t";
 ///   mean the same in an attribute value); a `"` is escaped.
 pub fn text_as_attributes(html: &str) -> String {
     let mut out = String::with_capacity(html.len() + html.len() / 8);
+    let mut stream = Lookahead::new(tokens(html));
+    let mut mover = TextMover::default();
+    while let Some(token) = stream.next() {
+        mover.push(token, &mut stream, &mut out);
+    }
+    out
+}
+
+/// One piece of HTML: a tag (start or end tag, comment, doctype), or the text between
+/// two tags.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Token<'a> {
+    /// From `<` to the `>` that closes it (quoted values skipped); an unclosed tag runs
+    /// to the end of the input.
+    Tag(Cow<'a, str>),
+    /// Text between tags, as written.
+    Text(Cow<'a, str>),
+}
+
+/// The tags and texts of `html`, in order.
+pub fn tokens(html: &str) -> impl Iterator<Item = Token<'_>> {
     let mut rest = html;
-    let mut svg_depth = 0usize;
-    // Inside a table header, whose text stays: a header needs text of its own.
-    let mut in_header = false;
-    // Byte range in `out` of the last start tag written, while nothing followed it.
-    let mut open: Option<(usize, String)> = None;
-    while !rest.is_empty() {
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
         if rest.starts_with('<') {
-            let end = tag_end(rest).unwrap_or(rest.len() - 1);
-            let tag = &rest[..=end];
-            rest = &rest[end + 1..];
-            let name = tag_name(tag);
-            if name == "th" {
-                in_header = !tag.starts_with("</");
-            }
-            if tag.starts_with("</") {
-                if name.eq_ignore_ascii_case("svg") {
-                    svg_depth = svg_depth.saturating_sub(1);
-                }
-            } else if !tag.starts_with("<!") && !tag.starts_with("<?") {
-                if name.eq_ignore_ascii_case("svg") && !tag.ends_with("/>") {
-                    svg_depth += 1;
-                }
-                if svg_depth > 0 && name == "title" && !tag.ends_with("/>") {
-                    if let (Some((at, _)), Some(len)) = (&open, rest.find("</title>")) {
-                        let label = rest[..len].replace('"', "&quot;");
-                        rest = &rest[len + "</title>".len()..];
-                        // Only an element with a role may carry a name; a shape's
-                        // tooltip (a contour's level) is dropped from the still picture.
-                        if out[*at..].contains(" role=\"") {
-                            let parent = title_as_label(&out[*at..], tag, &label);
-                            out.truncate(*at);
-                            out.push_str(&parent);
-                        }
-                        continue;
-                    }
-                }
-                out.push_str(tag);
-                open = (!tag.ends_with("/>")).then(|| (out.len() - tag.len(), name.to_string()));
-                continue;
-            }
-            out.push_str(tag);
-            open = None;
-            continue;
+            let end = tag_end(rest).map_or(rest.len(), |e| e + 1);
+            let (tag, after) = rest.split_at(end);
+            rest = after;
+            return Some(Token::Tag(Cow::Borrowed(tag)));
         }
         let len = rest.find('<').unwrap_or(rest.len());
-        let text = &rest[..len];
-        rest = &rest[len..];
-        if svg_depth > 0 || in_header || text.trim().is_empty() {
-            out.push_str(text);
-            open = None;
-            continue;
+        let (text, after) = rest.split_at(len);
+        rest = after;
+        Some(Token::Text(Cow::Borrowed(text)))
+    })
+}
+
+/// A token stream that can look a few tokens ahead.
+pub struct Lookahead<'a, I: Iterator<Item = Token<'a>>> {
+    inner: I,
+    ahead: VecDeque<Token<'a>>,
+}
+
+impl<'a, I: Iterator<Item = Token<'a>>> Lookahead<'a, I> {
+    /// Wraps `inner`.
+    pub fn new(inner: I) -> Self {
+        Lookahead {
+            inner,
+            ahead: VecDeque::new(),
         }
-        let value = text.replace('"', "&quot;");
-        let sole_child = open.as_ref().is_some_and(|(_, name)| {
-            rest.strip_prefix("</")
-                .and_then(|r| r.strip_prefix(name.as_str()))
-                .is_some_and(|r| r.starts_with('>'))
-        });
-        match open.take() {
-            Some((at, name)) if sole_child => {
+    }
+
+    /// The token `n` places ahead of the next one (`0`: the next one).
+    pub fn peek(&mut self, n: usize) -> Option<&Token<'a>> {
+        while self.ahead.len() <= n {
+            let token = self.inner.next()?;
+            self.ahead.push_back(token);
+        }
+        self.ahead.get(n)
+    }
+
+    /// The next two tokens.
+    pub fn peek2(&mut self) -> (Option<&Token<'a>>, Option<&Token<'a>>) {
+        self.peek(1);
+        (self.ahead.front(), self.ahead.get(1))
+    }
+}
+
+impl<'a, I: Iterator<Item = Token<'a>>> Iterator for Lookahead<'a, I> {
+    type Item = Token<'a>;
+
+    fn next(&mut self) -> Option<Token<'a>> {
+        self.ahead.pop_front().or_else(|| self.inner.next())
+    }
+}
+
+/// Moves text out of text nodes into attributes, token by token (see
+/// [`text_as_attributes`]): each start tag is written once, with its attribute, after
+/// looking at what follows it.
+#[derive(Debug, Default)]
+pub struct TextMover {
+    svg_depth: usize,
+    /// Inside a table header, whose text stays: a header needs text of its own.
+    in_header: bool,
+}
+
+impl TextMover {
+    /// Writes `token`, and any tokens after it that it takes, from `stream` to `out`.
+    pub fn push<'a, I: Iterator<Item = Token<'a>>>(
+        &mut self,
+        token: Token<'a>,
+        stream: &mut Lookahead<'a, I>,
+        out: &mut String,
+    ) {
+        let tag = match token {
+            Token::Text(text) => {
+                if self.svg_depth > 0 || self.in_header || text.trim().is_empty() {
+                    out.push_str(&text);
+                } else {
+                    out.push_str("<span class=\"mc-t\" ");
+                    out.push_str(TEXT_ATTRIBUTE);
+                    out.push_str("=\"");
+                    out.push_str(&text.replace('"', "&quot;"));
+                    out.push_str("\"></span>");
+                }
+                return;
+            }
+            Token::Tag(tag) => tag,
+        };
+        let name = tag_name(&tag);
+        if name == "th" {
+            self.in_header = !tag.starts_with("</");
+        }
+        if tag.starts_with("</") {
+            if name.eq_ignore_ascii_case("svg") {
+                self.svg_depth = self.svg_depth.saturating_sub(1);
+            }
+            out.push_str(&tag);
+            return;
+        }
+        if tag.starts_with("<!") || tag.starts_with("<?") || tag.ends_with("/>") {
+            out.push_str(&tag);
+            return;
+        }
+        if name.eq_ignore_ascii_case("svg") {
+            self.svg_depth += 1;
+        }
+        if self.svg_depth > 0 {
+            // A `<title>` that is the first child names this element (if it may carry
+            // a name); its text leaves the text nodes either way.
+            if let Some(label) = first_child_title(stream) {
+                if tag.contains(" role=\"") {
+                    out.push_str(&title_as_label(&tag, &label.0, &label.1));
+                } else {
+                    out.push_str(&tag);
+                }
+                return;
+            }
+            out.push_str(&tag);
+            return;
+        }
+        // Text that is this element's only child becomes its attribute.
+        let sole = match stream.peek2() {
+            (Some(Token::Text(text)), Some(Token::Tag(close)))
+                if !self.in_header
+                    && !text.trim().is_empty()
+                    && close
+                        .strip_prefix("</")
+                        .and_then(|r| r.strip_prefix(name))
+                        .is_some_and(|r| r.starts_with('>')) =>
+            {
+                Some(text.replace('"', "&quot;"))
+            }
+            _ => None,
+        };
+        match sole {
+            Some(value) => {
+                stream.next();
                 let attr = if name == "option" {
                     "label"
                 } else {
                     TEXT_ATTRIBUTE
                 };
-                let gt = out.len() - 1;
-                debug_assert!(out[at..].ends_with('>'));
-                out.insert_str(gt, &format!(" {attr}=\"{value}\""));
+                out.push_str(&tag[..tag.len() - 1]);
+                out.push_str(&format!(" {attr}=\"{value}\">"));
             }
-            _ => {
-                out.push_str("<span class=\"mc-t\" ");
-                out.push_str(TEXT_ATTRIBUTE);
-                out.push_str("=\"");
-                out.push_str(&value);
-                out.push_str("\"></span>");
-            }
+            None => out.push_str(&tag),
         }
     }
-    out
+}
+
+/// When the next tokens of `stream` are a `<title>` with its text and `</title>`, takes
+/// them and returns the title tag and its content (escaped for an attribute).
+fn first_child_title<'a, I: Iterator<Item = Token<'a>>>(
+    stream: &mut Lookahead<'a, I>,
+) -> Option<(String, String)> {
+    let title = match stream.peek(0) {
+        Some(Token::Tag(t))
+            if tag_name(t) == "title" && !t.starts_with("</") && !t.ends_with("/>") =>
+        {
+            t.to_string()
+        }
+        _ => return None,
+    };
+    // The content up to `</title>`, as written.
+    let mut n = 1;
+    let mut content = String::new();
+    loop {
+        match stream.peek(n)? {
+            Token::Tag(t) if t == "</title>" => break,
+            Token::Tag(t) | Token::Text(t) => content.push_str(t),
+        }
+        n += 1;
+    }
+    for _ in 0..=n {
+        stream.next();
+    }
+    Some((title, content.replace('"', "&quot;")))
 }
 
 /// `html` (after [`text_as_attributes`]) with an `aria-label` on every control whose
@@ -225,51 +348,8 @@ fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
     rest.split_once('"').map(|(v, _)| v)
 }
 
-/// MathML `html` with bold letters and digits written as Unicode's mathematical bold
-/// characters: `<mi mathvariant="bold">x</mi>` becomes `<mi>𝐱</mi>` (bold italic:
-/// `𝒙`). Browsers that follow MathML Core ignore `mathvariant` other than `normal`, so
-/// a bold vector was exposed, and spoken, as the italic letter of the same name ("x"
-/// the vector sounding like "x" the number); the bold characters carry the distinction
-/// in the text itself, as MathML Core recommends. Other characters stay as written.
-pub fn bold_letters(mathml: &str) -> String {
-    const BOLD: &str = "<mi mathvariant=\"bold\">";
-    const BOLD_ITALIC: &str = "<mi mathvariant=\"bold-italic\">";
-    if !mathml.contains(" mathvariant=\"bold") {
-        return mathml.to_string();
-    }
-    let mut out = String::with_capacity(mathml.len() + 64);
-    let mut rest = mathml;
-    loop {
-        let next = [BOLD, BOLD_ITALIC]
-            .iter()
-            .filter_map(|open| rest.find(open).map(|at| (at, *open)))
-            .min_by_key(|(at, _)| *at);
-        let Some((at, open)) = next else { break };
-        let body = &rest[at + open.len()..];
-        let Some(len) = body.find("</mi>") else { break };
-        let text = &body[..len];
-        let italic = open == BOLD_ITALIC;
-        let mapped: Option<String> = text.chars().map(|c| bold_char(c, italic)).collect();
-        out.push_str(&rest[..at]);
-        match mapped {
-            Some(bold) if !text.is_empty() => {
-                out.push_str("<mi>");
-                out.push_str(&bold);
-            }
-            _ => {
-                out.push_str(open);
-                out.push_str(text);
-            }
-        }
-        out.push_str("</mi>");
-        rest = &body[len + "</mi>".len()..];
-    }
-    out.push_str(rest);
-    out
-}
-
 /// The mathematical bold (or bold italic) character for an ASCII letter or digit.
-fn bold_char(c: char, italic: bool) -> Option<char> {
+pub fn bold_char(c: char, italic: bool) -> Option<char> {
     let (upper, lower) = if italic {
         (0x1D468, 0x1D482)
     } else {
@@ -417,21 +497,5 @@ mod tests {
         // A name already given stays.
         let named = "<button aria-label=\"Go\"><span data-mc-t=\"→\"></span></button>";
         assert_eq!(n(named), named);
-    }
-
-    #[test]
-    fn bold_letters_become_bold_characters() {
-        use super::bold_letters as b;
-        assert_eq!(
-            b("<mrow><mi mathvariant=\"bold\">x</mi><mo>+</mo><mi>x</mi><mi mathvariant=\"bold-italic\">W</mi></mrow>"),
-            "<mrow><mi>\u{1D431}</mi><mo>+</mo><mi>x</mi><mi>\u{1D47E}</mi></mrow>"
-        );
-        // Not a letter or digit (bold Greek, an operator name): left as written.
-        let greek = "<mi mathvariant=\"bold\">θ</mi><mi mathvariant=\"bold\"></mi>";
-        assert_eq!(b(greek), greek);
-        assert_eq!(
-            b("<mi mathvariant=\"bold\">x"),
-            "<mi mathvariant=\"bold\">x"
-        );
     }
 }

@@ -4,6 +4,10 @@
 //! that uses the main directives, a checked example and a widget, a `.gitignore`, and a
 //! GitHub Pages workflow that installs mdbook and this preprocessor and publishes the
 //! book. It never overwrites: when any of these files exists, nothing is written.
+//!
+//! The workflow installs exactly the version of the binary that wrote it (the release
+//! archive from the crate's repository, checked against its SHA-256, or `cargo install
+//! --version` from crates.io), cached under a key that carries that version.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -12,6 +16,14 @@ use anyhow::{bail, Context, Result};
 
 const CHAPTER: &str = include_str!("init/chapter.md");
 const WORKFLOW: &str = include_str!("init/deploy.yml");
+
+/// The Pages workflow: `init/deploy.yml` with this binary's version and the repository
+/// its releases are attached to (both from Cargo.toml).
+pub fn workflow() -> String {
+    WORKFLOW
+        .replace("@MATHCOURSE_VERSION@", env!("CARGO_PKG_VERSION"))
+        .replace("@MATHCOURSE_REPOSITORY@", env!("CARGO_PKG_REPOSITORY"))
+}
 
 /// The files `init` writes, relative to the book folder, with their contents.
 pub fn files(title: &str) -> Vec<(&'static str, String)> {
@@ -33,7 +45,7 @@ pub fn files(title: &str) -> Vec<(&'static str, String)> {
             ".gitignore",
             "# Built by mdbook; mathcourse's cache (its assets folder ignores itself).\n/book/\n/.mathcourse-cache/\n".to_string(),
         ),
-        (".github/workflows/book.yml", WORKFLOW.to_string()),
+        (".github/workflows/book.yml", workflow()),
     ]
 }
 
@@ -61,6 +73,28 @@ pub fn init(dir: &Path, title: &str) -> Result<Vec<PathBuf>> {
             existing.join(", ")
         );
     }
+    // Every folder a file goes in must be a folder (or not exist yet): checked before
+    // anything is written, so a failure leaves nothing behind.
+    for (rel, _) in &files {
+        let mut folder = Path::new(rel).parent();
+        while let Some(f) = folder.filter(|f| !f.as_os_str().is_empty()) {
+            let full = dir.join(f);
+            if full.exists() && !full.is_dir() {
+                bail!(
+                    "{} is a file, where the book's folder `{}` goes; nothing was written\n  help: run `mdbook-mathcourse init` in an empty folder, or name a new one: `mdbook-mathcourse init my-course`",
+                    full.display(),
+                    f.display()
+                );
+            }
+            folder = f.parent();
+        }
+    }
+    if dir.exists() && !dir.is_dir() {
+        bail!(
+            "{} is a file; nothing was written\n  help: name a new folder: `mdbook-mathcourse init my-course`",
+            dir.display()
+        );
+    }
     let mut written = Vec::new();
     for (rel, text) in files {
         let path = dir.join(rel);
@@ -83,6 +117,56 @@ pub fn init(dir: &Path, title: &str) -> Result<Vec<PathBuf>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_where_a_folder_goes_is_refused_before_anything_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let book = dir.path().join("b");
+        fs::create_dir_all(&book).unwrap();
+        fs::write(book.join("src"), "mine").unwrap();
+        let err = init(&book, "T").unwrap_err().to_string();
+        assert!(
+            err.contains("is a file, where the book's folder `src` goes"),
+            "{err}"
+        );
+        let left: Vec<_> = fs::read_dir(&book).unwrap().collect();
+        assert_eq!(left.len(), 1, "nothing written");
+        // Once the file is moved away, init works.
+        fs::remove_file(book.join("src")).unwrap();
+        assert!(init(&book, "T").is_ok());
+    }
+
+    #[test]
+    fn the_workflow_installs_this_version_and_caches_it_under_it() {
+        let text = workflow();
+        assert!(
+            !text.contains("@MATHCOURSE"),
+            "a placeholder is left: {text}"
+        );
+        let version = env!("CARGO_PKG_VERSION");
+        assert!(
+            text.contains(&format!("MATHCOURSE_VERSION: \"{version}\"\n")),
+            "{text}"
+        );
+        assert!(text.contains(&format!(
+            "MATHCOURSE_RELEASES: \"{}/releases/download\"",
+            env!("CARGO_PKG_REPOSITORY")
+        )));
+        let key = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("key: "))
+            .expect("a cache key");
+        assert!(
+            key.contains("${{ env.MATHCOURSE_VERSION }}")
+                && key.contains("${{ env.MDBOOK_VERSION }}"),
+            "{key}"
+        );
+        assert!(text.contains("sha256sum --check"));
+        assert!(text.contains(
+            "cargo install --locked mdbook-mathcourse --version \"$MATHCOURSE_VERSION\""
+        ));
+        assert!(!text.contains("--git"), "no source to edit by hand");
+    }
 
     #[test]
     fn a_title_with_a_control_character_is_refused() {

@@ -25,6 +25,7 @@ pub(crate) mod header;
 pub(crate) mod html;
 pub(crate) mod include;
 pub mod init;
+pub mod katex_html;
 /// Symbol tagging for inspectable formulas: the `mathcourse-tex` crate, under the name
 /// its callers (notation, directives, the fuzzer) have always used.
 pub use mathcourse_tex as inspect;
@@ -33,6 +34,7 @@ pub mod mathjax;
 pub(crate) mod notation;
 pub mod protocol;
 pub mod scan;
+pub mod serve;
 pub(crate) mod symbol;
 pub(crate) mod templates;
 
@@ -108,6 +110,17 @@ impl Preprocessor for MathCourse {
             .collect();
         if !warnings.is_empty() {
             eprint!("{}", diagnostic::render_all(&warnings, color));
+        }
+        let mut outcome = outcome;
+        if outcome.has_errors() && serve::serving(&ctx.config) {
+            eprint!("{}", diagnostic::render_all(&outcome.diagnostics, color));
+            eprintln!("warning: [preprocessor.{NAME}] the errors above are shown at the top of their pages; `mdbook build` fails until they are fixed");
+            serve::show_errors_in_pages(
+                &mut outcome.book,
+                &outcome.diagnostics,
+                &ctx.config.book.src,
+            );
+            return Ok(outcome.book);
         }
         if outcome.has_errors() {
             let errors: Vec<_> = outcome
@@ -431,10 +444,7 @@ fn collect_modules(
         let Some(block) = frontmatter::locate(ch.content) else {
             continue;
         };
-        let Some(module) = frontmatter::parse(ch.content, &block)
-            .ok()
-            .and_then(|fm| fm.module)
-        else {
+        let Some(module) = frontmatter::parse_keeping(ch.content, &block).front.module else {
             continue;
         };
         let path = ch.path.cloned().unwrap_or_default();
@@ -480,7 +490,7 @@ fn collect_labels(
         let prefix = module
             .or_else(|| ch.number.clone())
             .unwrap_or_else(|| (index + 1).to_string());
-        for (n, (label, span)) in directive::collect_labels(&source, start)
+        for (n, (label, span)) in directive::registry::labels(&source, start)
             .into_iter()
             .enumerate()
         {
@@ -589,6 +599,18 @@ fn book_symbols(root: &Path, config: &Config) -> Result<Vec<(symbol::Symbol, Str
 
 /// Book-wide macros from `macros = "file"` or a `[preprocessor.mathcourse.macros]` table.
 fn book_macros(root: &Path, config: &Config) -> Result<BTreeMap<String, String>> {
+    let macros = book_macros_unchecked(root, config)?;
+    if let Some((name, problem)) = math::broken_macros(&macros).into_iter().next() {
+        let place = match &config.macros {
+            Some(MacrosConfig::File(path)) => path.display().to_string(),
+            _ => format!("[preprocessor.{NAME}.macros]"),
+        };
+        bail!("{place}: macro `{name}` does not typeset: {problem}\n  help: every `{{` in a macro needs its `}}`");
+    }
+    Ok(macros)
+}
+
+fn book_macros_unchecked(root: &Path, config: &Config) -> Result<BTreeMap<String, String>> {
     match &config.macros {
         None => Ok(BTreeMap::new()),
         Some(MacrosConfig::Table(table)) => {

@@ -207,7 +207,7 @@ fn preprocess() -> ExitCode {
         );
     }
     let started = std::time::Instant::now();
-    let outcome = match mdbook_mathcourse::process(&ctx, book) {
+    let mut outcome = match mdbook_mathcourse::process(&ctx, book) {
         Ok(outcome) => outcome,
         Err(err) => {
             eprintln!("error: {NAME}: {err:#}");
@@ -224,7 +224,14 @@ fn preprocess() -> ExitCode {
             errors += 1;
         }
     }
-    if errors > 0 {
+    if errors > 0 && mdbook_mathcourse::serve::serving(&ctx.config) {
+        eprintln!("warning: {NAME}: the errors above are shown at the top of their pages; `mdbook build` fails until they are fixed");
+        mdbook_mathcourse::serve::show_errors_in_pages(
+            &mut outcome.book,
+            &outcome.diagnostics,
+            &ctx.config.book.src,
+        );
+    } else if errors > 0 {
         eprintln!(
             "error: {NAME}: {errors} error{} in the book's sources; the book was not built",
             if errors == 1 { "" } else { "s" }

@@ -17,7 +17,7 @@ use crate::config::{Config, Output};
 
 /// Engine name and version; part of every cache key.
 pub const ENGINE: &str =
-    "katex-rs 0.3.0 (KaTeX 0.18.5), attributes sorted, trust: \\htmlData{mc-sym=id} only; indexed once (TeX in data-tex, visual text in data-mc-t); bold letters as bold characters";
+    "katex-rs 0.3.0 (KaTeX 0.18.5), attributes sorted, trust: \\htmlData{mc-sym=id} only; indexed once (TeX in data-tex, visual text in data-mc-t); bold letters as bold characters; CRLF as LF";
 
 /// The KaTeX version whose CSS and fonts ship with the book (must match [`ENGINE`]).
 pub const KATEX_VERSION: &str = "0.18.5";
@@ -94,48 +94,12 @@ thread_local! {
     static PANIC_MESSAGE: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
-/// Renders `tex` to KaTeX HTML (+ MathML), escaped for Markdown (see [`markdown_safe`]).
+/// Renders `tex` to KaTeX HTML (+ MathML), made ready for the page by
+/// [`crate::katex_html::finish`] (escaped for Markdown, TeX in `data-tex`, the visual
+/// copy's text in attributes).
 pub fn render(tex: &str, display: bool, options: &MathOptions) -> Result<String, MathError> {
     let raw = render_raw(tex, display, options)?;
-    Ok(indexed_once(markdown_safe(&sort_attributes(&raw))))
-}
-
-/// The opening of KaTeX's MathML annotation (the TeX source).
-const ANNOTATION: &str = "<annotation encoding=\"application/x-tex\">";
-
-/// KaTeX output that mdBook's search index reads once: mdBook indexes every text node,
-/// and KaTeX writes each formula three times (MathML, the TeX in the MathML
-/// annotation, the visual HTML). The MathML stays text (it is what screen readers
-/// read and what a search result shows); the TeX moves from the annotation to the
-/// `data-tex` attribute of the `.katex` element; the visual HTML's text moves into
-/// attributes that CSS draws (see [`crate::html::text_as_attributes`]; that HTML is
-/// `aria-hidden`). Bold letters in the MathML become Unicode's bold characters
-/// ([`crate::html::bold_letters`]), so they are spoken as bold.
-fn indexed_once(html: String) -> String {
-    let mut html = html;
-    let found = html
-        .find(ANNOTATION)
-        .and_then(|start| Some((start, html[start..].find("</annotation>")?)));
-    if let Some((start, len)) = found {
-        let tex = html[start + ANNOTATION.len()..start + len].replace('"', "&quot;");
-        html.replace_range(start..start + len + "</annotation>".len(), "");
-        if let Some(at) = html.find("<span class=\"katex\">") {
-            let at = at + "<span class=\"katex\"".len();
-            html.insert_str(at, &format!(" data-tex=\"{tex}\""));
-        }
-    }
-    match html
-        .find("class=\"katex-html\"")
-        .and_then(|at| html[..at].rfind('<'))
-    {
-        Some(at) => {
-            let visual = crate::html::text_as_attributes(&html[at..]);
-            let mut out = crate::html::bold_letters(&html[..at]);
-            out.push_str(&visual);
-            out
-        }
-        None => html,
-    }
+    Ok(crate::katex_html::finish(&raw))
 }
 
 /// `html` (rendered KaTeX) with the TeX it carries (`data-tex`, see [`render`])
@@ -151,85 +115,8 @@ pub fn with_annotation(html: &str, tex: &str) -> String {
     let Some(len) = html[start..].find('"') else {
         return html.to_string();
     };
-    let text = markdown_safe(&crate::html::escape(tex.trim())).replace('"', "&quot;");
+    let text = markdown_safe(&crate::html::escape(tex.trim()));
     format!("{}{text}{}", &html[..start], &html[start + len..])
-}
-
-/// Rewrites every start tag with its attributes sorted by name. katex-rs keeps some
-/// attributes (SVG, MathML) in hash maps, so their order changes from run to run;
-/// sorting makes the rendered book byte-for-byte reproducible.
-pub fn sort_attributes(html: &str) -> String {
-    let mut out = String::with_capacity(html.len());
-    let mut rest = html;
-    while let Some(lt) = rest.find('<') {
-        out.push_str(&rest[..lt]);
-        let tag = &rest[lt..];
-        let Some(end) = crate::html::tag_end(tag) else {
-            out.push_str(tag);
-            return out;
-        };
-        let inner = &tag[1..end];
-        if inner.starts_with(['/', '!', '?']) || !inner.contains(char::is_whitespace) {
-            out.push_str(&tag[..=end]);
-        } else {
-            out.push('<');
-            out.push_str(&canonical_tag(inner));
-            out.push('>');
-        }
-        rest = &tag[end + 1..];
-    }
-    out.push_str(rest);
-    out
-}
-
-fn canonical_tag(inner: &str) -> String {
-    let (body, self_closing) = match inner.strip_suffix('/') {
-        Some(b) => (b, true),
-        None => (inner, false),
-    };
-    let name_end = body.find(char::is_whitespace).unwrap_or(body.len());
-    let name = &body[..name_end];
-    let mut attrs: Vec<&str> = Vec::new();
-    let bytes = body.as_bytes();
-    let mut i = name_end;
-    while i < bytes.len() {
-        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        if i >= bytes.len() {
-            break;
-        }
-        let start = i;
-        while i < bytes.len() && !bytes[i].is_ascii_whitespace() && bytes[i] != b'=' {
-            i += 1;
-        }
-        if i < bytes.len() && bytes[i] == b'=' {
-            i += 1;
-            if i < bytes.len() && (bytes[i] == b'"' || bytes[i] == b'\'') {
-                let q = bytes[i];
-                i += 1;
-                while i < bytes.len() && bytes[i] != q {
-                    i += 1;
-                }
-                i += 1;
-            } else {
-                while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
-                    i += 1;
-                }
-            }
-        }
-        attrs.push(&body[start..i.min(body.len())]);
-    }
-    attrs.sort_by_key(|a| a.split('=').next().unwrap_or("").to_string());
-    let mut out = String::from(name);
-    for a in attrs {
-        out.push(' ');
-        out.push_str(a);
-    }
-    if self_closing {
-        out.push('/');
-    }
-    out
 }
 
 /// The most TeX one formula may hold. The longest formula in the real books we test
@@ -556,57 +443,73 @@ fn catch_engine_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     result.map_err(|_| message)
 }
 
-/// Makes engine HTML safe to splice into Markdown: in text content (never inside
-/// tags), characters Markdown would interpret (`\ * _ [ ] ` ~ | $ ! { '"`, runs of
-/// `-` and `.`, newlines) become numeric character references. The browser shows the
-/// same characters; mdBook's Markdown pass (with smart punctuation on) changes nothing.
-pub fn markdown_safe(html: &str) -> String {
-    let mut out = String::with_capacity(html.len() + html.len() / 16);
-    let mut in_tag = false;
-    let mut quote: Option<char> = None;
-    let mut chars = html.chars().peekable();
-    while let Some(c) = chars.next() {
-        if in_tag {
-            match (quote, c) {
-                (Some(q), c) if c == q => quote = None,
-                (Some(_), '\n') => {
-                    out.push_str("&#10;");
-                    continue;
+pub use crate::katex_html::markdown_safe;
+
+/// The byte offset of the last `{` in `tex` that no `}` closes (escaped braces and `%`
+/// comments skipped), or `None` when every group is closed.
+pub fn unclosed_brace(tex: &str) -> Option<usize> {
+    match brace_problem(tex) {
+        Some(BraceProblem::Unclosed(at)) => Some(at),
+        _ => None,
+    }
+}
+
+/// A `{` that is never closed or a `}` that closes nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BraceProblem {
+    /// The byte offset of the last `{` no `}` closes.
+    Unclosed(usize),
+    /// The byte offset of the first `}` with no `{` to close.
+    Unopened(usize),
+}
+
+/// The first brace problem of `tex` (escaped braces and `%` comments skipped).
+pub fn brace_problem(tex: &str) -> Option<BraceProblem> {
+    let mut open = Vec::new();
+    let mut bytes = tex.bytes().enumerate();
+    while let Some((i, b)) = bytes.next() {
+        match b {
+            b'\\' => {
+                bytes.next();
+            }
+            b'%' => {
+                for (_, c) in bytes.by_ref() {
+                    if c == b'\n' {
+                        break;
+                    }
                 }
-                (None, '"' | '\'') => quote = Some(c),
-                (None, '>') => in_tag = false,
-                _ => {}
             }
-            out.push(c);
-            continue;
-        }
-        match c {
-            '<' => {
-                in_tag = true;
-                out.push(c);
-            }
-            '\\' => out.push_str("&#92;"),
-            '*' => out.push_str("&#42;"),
-            '_' => out.push_str("&#95;"),
-            '[' => out.push_str("&#91;"),
-            ']' => out.push_str("&#93;"),
-            '`' => out.push_str("&#96;"),
-            '~' => out.push_str("&#126;"),
-            '|' => out.push_str("&#124;"),
-            '$' => out.push_str("&#36;"),
-            '!' => out.push_str("&#33;"),
-            '{' => out.push_str("&#123;"),
-            '}' => out.push_str("&#125;"),
-            '\'' => out.push_str("&#39;"),
-            '"' => out.push_str("&#34;"),
-            '\n' => out.push_str("&#10;"),
-            '\r' => out.push_str("&#13;"),
-            '-' if chars.peek() == Some(&'-') => out.push_str("&#45;"),
-            '.' if chars.peek() == Some(&'.') => out.push_str("&#46;"),
-            _ => out.push(c),
+            b'{' => open.push(i),
+            b'}' if open.pop().is_none() => return Some(BraceProblem::Unopened(i)),
+            _ => {}
         }
     }
-    out
+    open.pop().map(BraceProblem::Unclosed)
+}
+
+/// The macros whose expansion cannot typeset (a `{` never closed, a `}` closing
+/// nothing), with what is wrong, in name order.
+pub fn broken_macros(macros: &std::collections::BTreeMap<String, String>) -> Vec<(String, String)> {
+    macros
+        .iter()
+        .filter_map(|(name, body)| {
+            let problem = match brace_problem(body)? {
+                BraceProblem::Unclosed(at) => {
+                    format!(
+                        "the `{{` at character {} of `{body}` is never closed",
+                        body[..at].chars().count() + 1
+                    )
+                }
+                BraceProblem::Unopened(at) => {
+                    format!(
+                        "the `}}` at character {} of `{body}` closes nothing",
+                        body[..at].chars().count() + 1
+                    )
+                }
+            };
+            Some((name.clone(), problem))
+        })
+        .collect()
 }
 
 /// Parses a macros file in mdbook-katex's format: one `\name:expansion` per line.
@@ -673,12 +576,21 @@ mod tests {
         assert!(html.contains("mathbb"), "{html}");
     }
 
+    /// `html` with every tag's attributes sorted.
+    fn sorted(html: &str) -> String {
+        use crate::html::{tokens, Token};
+        tokens(html)
+            .map(|t| match t {
+                Token::Tag(t) => crate::katex_html::sort_attributes(&t).into_owned(),
+                Token::Text(t) => t.into_owned(),
+            })
+            .collect()
+    }
+
     #[test]
     fn attributes_are_sorted_and_render_is_reproducible() {
         assert_eq!(
-            sort_attributes(
-                "<svg width='1' xmlns=\"x\" height=\"2\"><path d='M0 0>1'/></svg><br/>"
-            ),
+            sorted("<svg width='1' xmlns=\"x\" height=\"2\"><path d='M0 0>1'/></svg><br/>"),
             "<svg height=\"2\" width='1' xmlns=\"x\"><path d='M0 0>1'/></svg><br/>"
         );
         let tex = "\\sqrt{\\frac{a}{b}} + \\begin{pmatrix}1\\\\2\\end{pmatrix} + \\bigl(x\\bigr)";
@@ -729,6 +641,18 @@ mod tests {
     }
 
     #[test]
+    fn brace_problems() {
+        assert_eq!(
+            brace_problem("\\frac{a + d}{2 \\pm b"),
+            Some(BraceProblem::Unclosed(12))
+        );
+        assert_eq!(brace_problem("\\mathbf{w"), Some(BraceProblem::Unclosed(7)));
+        assert_eq!(brace_problem("a}b{"), Some(BraceProblem::Unopened(1)));
+        assert_eq!(brace_problem("\\{x\\} {y} % {"), None);
+        assert_eq!(unclosed_brace("{a{b}"), Some(0));
+    }
+
+    #[test]
     fn macros_file_format() {
         let m = parse_macros_file("% comment\n\\R:{\\mathbb{R}}\n\n\\norm:\\left\\|#1\\right\\|\n")
             .unwrap();
@@ -775,8 +699,8 @@ mod tests {
             "{unbraced}"
         );
         assert_eq!(
-            sort_attributes(&unbraced.replace("\\sqrt 2</annotation>", "\\sqrt{2}</annotation>")),
-            sort_attributes(&braced),
+            sorted(&unbraced.replace("\\sqrt 2</annotation>", "\\sqrt{2}</annotation>")),
+            sorted(&braced),
             "drawn exactly as the braced form"
         );
         // Errors point into the author's TeX.

@@ -122,6 +122,9 @@ pub struct Scan {
     /// `{calc}` or `{eq}` written where it is not read as a role: inside an HTML block
     /// or inline HTML, or with a space before its code span.
     pub unread_roles: Vec<UnreadRole>,
+    /// `\(` in prose that no `\)` closes: Markdown shows it as `(`, losing the
+    /// backslash, so the author's formula silently becomes text.
+    pub unclosed_parens: Vec<Range<usize>>,
     /// Formulas inside HTML comments: invisible, typeset as mdbook-katex does (a
     /// commented-out paragraph keeps the same HTML), their errors not reported.
     pub commented: Vec<MathSpan>,
@@ -204,7 +207,7 @@ pub fn scan_region_with(source: &str, region: Range<usize>, dollars: Dollars) ->
     let blocks = mask_display_blocks(source, &mut masked, region.clone(), &not_prose);
     // Only ASCII bytes were written over whole characters' bytes, so this is valid UTF-8.
     let masked = String::from_utf8(masked).unwrap_or_else(|_| source.to_string());
-    let (backslash, roles, unread_roles) = scan_inline(&masked, source, region);
+    let (backslash, unclosed_parens, roles, unread_roles) = scan_inline(&masked, source, region);
     math.extend(blocks);
     math.extend(backslash);
     math.sort_by_key(|s| s.range.start);
@@ -213,6 +216,7 @@ pub fn scan_region_with(source: &str, region: Range<usize>, dollars: Dollars) ->
         declined,
         roles,
         unread_roles,
+        unclosed_parens,
         commented,
     }
 }
@@ -608,11 +612,7 @@ impl CloseFinder {
 
 /// `\(...\)`, `\[...\]` in prose text, and roles, from `masked` (the source with dollar
 /// math and display blocks masked).
-fn scan_inline(
-    masked: &str,
-    source: &str,
-    region: Range<usize>,
-) -> (Vec<MathSpan>, Vec<RoleSpan>, Vec<UnreadRole>) {
+fn scan_inline(masked: &str, source: &str, region: Range<usize>) -> BackslashAndRoles {
     let start = region.start;
     let body = &masked[region.clone()];
     let mut roles = Vec::new();
@@ -657,15 +657,24 @@ fn scan_inline(
             .into_iter()
             .filter(|r| r.start >= region.start && r.end <= region.end),
     );
-    let spans = find_backslash_math(
+    let (spans, unclosed) = find_backslash_math(
         source,
         masked,
         region,
         &Regions::new(text_ranges),
         &Regions::new(protected),
     );
-    (spans, roles, unread)
+    (spans, unclosed, roles, unread)
 }
+
+/// What [`scan_inline`] finds: `\(…\)`/`\[…\]` formulas, unclosed `\(`, roles and
+/// roles that are not read.
+type BackslashAndRoles = (
+    Vec<MathSpan>,
+    Vec<Range<usize>>,
+    Vec<RoleSpan>,
+    Vec<UnreadRole>,
+);
 
 /// A role the build does not read, where an author wrote one ([`Scan::unread_roles`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -736,20 +745,22 @@ fn role_before(source: &str, code: Range<usize>, content: &str) -> Option<RoleSp
     })
 }
 
-/// Finds `\(...\)` and `\[...\]` whose delimiters sit in prose text of `masked`.
+/// Finds `\(...\)` and `\[...\]` whose delimiters sit in prose text of `masked`, and
+/// each `\(` in prose that nothing closes.
 fn find_backslash_math(
     source: &str,
     masked: &str,
     region: Range<usize>,
     text: &Regions,
     protected: &Regions,
-) -> Vec<MathSpan> {
+) -> (Vec<MathSpan>, Vec<Range<usize>>) {
     let bytes = &masked.as_bytes()[..region.end];
     // Markdown reads `\(` as an escaped `(`, so the text event may start one byte later.
     let in_text = |pos: usize| text.containing(pos).is_some() || text.containing(pos + 1).is_some();
     let mut inline = CloseFinder::new(b"\\)", true);
     let mut display = CloseFinder::new(b"\\]", false);
     let mut spans = Vec::new();
+    let mut unclosed = Vec::new();
     let mut i = region.start;
     while i + 1 < bytes.len() {
         let Some(off) = masked[i..region.end].find('\\') else {
@@ -796,11 +807,13 @@ fn find_backslash_math(
                     i = range.end;
                     continue;
                 }
+            } else if !is_display {
+                unclosed.push(i..i + 2);
             }
         }
         i += 1;
     }
-    spans
+    (spans, unclosed)
 }
 
 /// True when the byte at `i` is preceded by an odd number of backslashes.

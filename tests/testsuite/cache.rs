@@ -40,3 +40,16 @@ fn changing_a_macro_invalidates_formulas() {
     let after = stats(&test);
     assert_eq!(after.cache_hits, 0, "every key includes the macros");
 }
+
+/// A copy of the book that skipped dotfiles lost the cache's `.gitignore`: the folder
+/// holds only our packs, so it is still ours; the build uses it and restores the file.
+#[test]
+fn a_cache_copied_without_its_gitignore_is_recognised() {
+    let test = BookTest::from_dir("math/basic");
+    stats(&test);
+    let ignore = test.root.join(".mathcourse-cache/.gitignore");
+    std::fs::remove_file(&ignore).unwrap();
+    let warm = stats(&test);
+    assert_eq!((warm.cache_hits, warm.cache_misses), (9, 0));
+    assert!(ignore.exists());
+}

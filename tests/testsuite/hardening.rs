@@ -5,36 +5,8 @@
 use std::fs;
 
 use mathcourse_tests::BookTest;
-use mdbook_driver::MDBook;
-use mdbook_mathcourse::diagnostic::{render_all, Severity};
-use mdbook_preprocessor::PreprocessorContext;
 
-/// The result of running the preprocessor on the book: `Err` is a book-level error
-/// (configuration, files), `Ok` holds every diagnostic rendered as the CLI prints it,
-/// with the number of errors.
-fn process(test: &BookTest) -> Result<(String, usize), String> {
-    process_for(test, "html")
-}
-
-fn process_for(test: &BookTest, renderer: &str) -> Result<(String, usize), String> {
-    let md = MDBook::load(&test.root).map_err(|e| format!("{e:#}"))?;
-    let ctx = PreprocessorContext::new(test.root.clone(), md.config.clone(), renderer.into());
-    let outcome =
-        mdbook_mathcourse::process(&ctx, md.book.clone()).map_err(|e| format!("{e:#}"))?;
-    let errors = outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
-    Ok((render_all(&outcome.diagnostics, false), errors))
-}
-
-/// The diagnostics of one chapter with `text` (the only chapter of the book).
-fn chapter(text: &str) -> (String, usize) {
-    let mut test = BookTest::from_dir("hardening/basic");
-    test.change_file("src/chapter.md", text);
-    process(&test).expect("the book itself is fine")
-}
+use mathcourse_tests::{chapter_diagnostics as chapter, process, process_for};
 
 fn with_config(extra: &str) -> BookTest {
     let mut test = BookTest::from_dir("hardening/basic");
@@ -461,4 +433,24 @@ fn roles_that_are_not_read_are_reported() {
     assert!(text.contains("src/chapter.md:5:9"), "{text}");
     assert!(text.contains("is not followed by a code span"), "{text}");
     assert!(text.contains("src/chapter.md:8:15"), "{text}");
+}
+
+/// A chapter saved with Windows line ends builds as cleanly as one with `\n`: no `\r`
+/// (nor `&#13;`, a parse error for mdBook's HTML check) in the formulas' HTML, and the
+/// same HTML as the `\n` chapter.
+#[test]
+fn crlf_chapters_build_like_lf_chapters() {
+    let lf = "# T\n\nInline $x$ here.\n\n$$\na = b\n$$\n\n:::{math}\n:label: eq-a\nc = d\n:::\n";
+    let mut outputs = Vec::new();
+    for text in [lf.to_string(), lf.replace('\n', "\r\n")] {
+        let mut test = BookTest::from_dir("hardening/basic");
+        test.change_file("src/chapter.md", &text);
+        let (diagnostics, errors) = process(&test).unwrap();
+        assert_eq!((diagnostics.as_str(), errors), ("", 0));
+        test.build();
+        let main = test.main_of("chapter.html");
+        assert!(!main.contains('\r') && !main.contains("&#13;"), "{main}");
+        outputs.push(main);
+    }
+    assert_eq!(outputs[0], outputs[1]);
 }

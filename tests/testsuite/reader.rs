@@ -703,3 +703,62 @@ fn every_page(out: &std::path::Path) -> Vec<String> {
     pages.sort();
     pages
 }
+
+/// Find in page (Ctrl+F, `window.find`) for a formula's symbol highlights where the
+/// formula is shown: the match lands in the MathML copy (the visual copy's text is
+/// drawn by CSS), which lies over the visual formula, invisible, instead of in a 1-px
+/// clipped box. Clicks still reach the visual formula under it.
+#[test]
+fn reader_find_in_page_highlights_the_formula_where_it_is_shown() {
+    let _lock = browser_lock();
+    let mut book = BookTest::course_book();
+    book.build();
+    let server = Server::start(&book.root.join("book"), Csp::Off);
+    run(async {
+        let b = Browser::start(1280, 900).await;
+        b.client
+            .goto(&server.url("toolkit/softmax.html"))
+            .await
+            .unwrap();
+        b.wait_until(
+            "return document.readyState === 'complete';",
+            Duration::from_secs(20),
+            "the softmax page",
+        )
+        .await;
+        let found = b
+            .js(
+                "window.getSelection().removeAllRanges();\
+                 if (!window.find('\u{2211}')) return 'not found';\
+                 const range = window.getSelection().getRangeAt(0);\
+                 const math = range.startContainer.parentElement.closest('.katex-mathml');\
+                 if (!math) return 'the match is not in a formula';\
+                 const r = range.getBoundingClientRect();\
+                 const box = math.getBoundingClientRect();\
+                 const visual = math.parentElement.querySelector('.katex-html').getBoundingClientRect();\
+                 const x = r.left + r.width / 2, y = r.top + r.height / 2;\
+                 const inside = (b) => x >= b.left && x <= b.right && y >= b.top && y <= b.bottom;\
+                 window.scrollTo(0, window.scrollY + r.top - 200);\
+                 return {w: r.width, h: r.height, box: box.width, inBox: inside(box), onFormula: inside(visual),\
+                   color: getComputedStyle(math).color, events: getComputedStyle(math).pointerEvents};",
+                vec![],
+            )
+            .await;
+        b.screenshot(&screenshots_dir().join("reader-find-in-page.png"))
+            .await;
+        assert!(found.is_object(), "{found}");
+        assert!(
+            found["w"].as_f64().unwrap() >= 4.0 && found["h"].as_f64().unwrap() >= 4.0,
+            "the highlighted match has a visible size: {found}"
+        );
+        assert_eq!(found["inBox"], json!(true), "{found}");
+        assert_eq!(
+            found["onFormula"],
+            json!(true),
+            "the match lies over the formula as shown: {found}"
+        );
+        assert_eq!(found["color"], json!("rgba(0, 0, 0, 0)"), "{found}");
+        assert_eq!(found["events"], json!("none"), "{found}");
+        b.close().await;
+    });
+}

@@ -14,7 +14,7 @@ const ROUNDS: usize = 5;
 const HEADING: &str = "## Course book";
 
 /// Copies `book/` (without its output) to `to`.
-fn copy_book(from: &Path, to: &Path) -> Result<()> {
+pub(crate) fn copy_book(from: &Path, to: &Path) -> Result<()> {
     if to.exists() {
         fs::remove_dir_all(to)?;
     }

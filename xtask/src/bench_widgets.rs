@@ -2,7 +2,7 @@
 //! "## Widgets" section of BENCHMARKS.md (after the `<!-- more benchmarks below -->`
 //! marker, replacing an earlier Widgets section).
 //!
-//! 1. Size: the committed bundle (`theme/widgets/`) and the loader, raw and gzip
+//! 1. Size: the committed bundle (`preprocessor/theme/widgets/`) and the loader, raw and gzip
 //!    (level 9), against the budget of 68 KB gzip for all widgets together (raised from 40 KB when the ninth widget, `plot`, came in; issue #16).
 //! 2. Speed, in headless Chromium (the ignored test `browser::widgets_benchmark` of the
 //!    tests crate, which writes `target/bench/widgets.json`): the time to handle one
@@ -11,9 +11,6 @@
 //!    `performance.now()` over 200 events dispatched from a script injected through
 //!    WebDriver; and the time from navigation start to every visible widget live.
 
-#[path = "../../preprocessor/src/compact_js.rs"]
-mod compact_js;
-use compact_js::compact_js;
 use std::fs;
 use std::io::Write;
 use std::path::Path;
@@ -23,7 +20,7 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 use serde_json::Value;
 
-use crate::util::{repo_root, run_in};
+use crate::util::{repo_root, run_in, target_dir};
 
 /// The budget for wasm + JS, gzip.
 const BUDGET_GZIP: usize = 68 * 1024;
@@ -41,6 +38,49 @@ fn kb(n: usize) -> String {
     format!("{:.1} KB", n as f64 / 1024.0)
 }
 
+/// The assets folder of a book built by the debug binary: the scripts as a reader gets
+/// them (`preprocessor/build.rs` removes comment lines and indentation).
+fn shipped_assets(root: &Path) -> Result<std::path::PathBuf> {
+    run_in(
+        root,
+        "cargo",
+        &[
+            "build",
+            "--locked",
+            "-p",
+            "mdbook-mathcourse",
+            "--bin",
+            "mdbook-mathcourse",
+        ],
+    )?;
+    let bin = target_dir(root).join("debug");
+    let book = target_dir(root).join("bench").join("shipped-assets-book");
+    let _ = fs::remove_dir_all(&book);
+    let out = std::process::Command::new(bin.join("mdbook-mathcourse"))
+        .arg("init")
+        .arg(&book)
+        .output()
+        .context("could not run mdbook-mathcourse init")?;
+    if !out.status.success() {
+        bail!(
+            "mdbook-mathcourse init failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    crate::util::mdbook_build(&book, &bin)?;
+    let assets = book.join("src/mathcourse-assets");
+    for entry in fs::read_dir(&assets)? {
+        let path = entry?.path();
+        if path.join("mathcourse.js").is_file() {
+            return Ok(path);
+        }
+    }
+    bail!(
+        "no assets folder with mathcourse.js in {}",
+        assets.display()
+    )
+}
+
 /// Measures and returns the Markdown section.
 pub fn run() -> Result<String> {
     let root = repo_root();
@@ -56,17 +96,28 @@ pub fn run() -> Result<String> {
     out.push_str("### Size\n\n| file | raw | gzip -9 |\n|---|---:|---:|\n");
     // (file, counted in the budget, shipped through compact_js like preprocessor/build.rs)
     let files = [
-        ("theme/widgets/mathcourse_widgets_bg.wasm", true, false),
-        ("theme/widgets/mathcourse_widgets.js", true, false),
-        ("theme/mathcourse.js", true, true),
-        ("theme/widgets.css", false, false),
+        (
+            "preprocessor/theme/widgets/mathcourse_widgets_bg.wasm",
+            true,
+            false,
+        ),
+        (
+            "preprocessor/theme/widgets/mathcourse_widgets.js",
+            true,
+            false,
+        ),
+        ("preprocessor/theme/mathcourse.js", true, true),
+        ("preprocessor/theme/widgets.css", false, false),
     ];
     let (mut raw_total, mut gz_total) = (0, 0);
+    let shipped = shipped_assets(&root)?;
     for (file, counted, compact) in files {
-        let mut bytes = fs::read(root.join(file)).with_context(|| format!("reading {file}"))?;
-        if compact {
-            bytes = compact_js(&String::from_utf8(bytes)?).into_bytes();
-        }
+        let bytes = if compact {
+            let name = Path::new(file).file_name().context("a file name")?;
+            fs::read(shipped.join(name)).with_context(|| format!("reading the shipped {file}"))?
+        } else {
+            fs::read(root.join(file)).with_context(|| format!("reading {file}"))?
+        };
         let gz = gzip_len(&bytes)?;
         if counted {
             raw_total += bytes.len();

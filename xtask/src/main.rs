@@ -16,7 +16,10 @@
 //! - `cargo xtask compat [--debug] [--vs-katex] [BOOK_DIR...]`: real mdbook-katex books
 //!   built with only their header renamed, every formula compared with what mdbook-katex
 //!   typesets (see [`compat`]).
-//! - `cargo xtask wasm [--check]`: build the widget bundle into `theme/widgets/` (see
+//! - `cargo xtask package`: `cargo package` the four published crates, build the binary
+//!   from its `.crate` alone and check that it builds the `init` book and the course book
+//!   byte for byte like the repository's binary (see [`package`]).
+//! - `cargo xtask wasm [--check]`: build the widget bundle into `preprocessor/theme/widgets/` (see
 //!   [`wasm`]); `--check` fails when the committed bundle is stale.
 
 mod bench;
@@ -25,6 +28,7 @@ mod bench_scale;
 mod bench_widgets;
 mod compat;
 mod fuzz;
+mod package;
 mod system;
 mod util;
 mod wasm;
@@ -45,6 +49,7 @@ fn main() -> Result<()> {
         Some("bench-scale") => bench_scale::run(),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("compat") => compat::run(&args[1..]),
+        Some("package") => package::run(),
         _ => {
             eprintln!(
                 "usage: cargo xtask <command>\n\n\
@@ -58,7 +63,9 @@ fn main() -> Result<()> {
                  fuzz [--time S] fuzz the scanner, parsers, tagging and whole chapters (release; --debug)\n  \
                  compat [--debug] [--vs-katex] [BOOK_DIR...]\n                  \
                  build real mdbook-katex books (default: ../shared/corpus) and compare every formula\n  \
-                 wasm [--check]  build the widget bundle into theme/widgets/ (--check: fail if the committed one is stale)"
+                 package         cargo package the published crates, build the binary from its .crate alone,\n                  \
+                 and check it builds the init and course books byte for byte like the repository's\n  \
+                 wasm [--check]  build the widget bundle into preprocessor/theme/widgets/ (--check: fail if the committed one is stale)"
             );
             bail!("unknown or missing command");
         }
@@ -128,6 +135,8 @@ fn test() -> Result<()> {
         &["build", "--locked", "-p", "mdbook-mathcourse"],
     )?;
     util::build_book_with_debug_binary(&root)?;
+    // What would be published works: packaged, built from the .crate alone, same books.
+    package::run()?;
     // A short fuzz run (debug build, already compiled by the tests): no panic, abort,
     // hang or case over 5 s in any target.
     fuzz::run(&["--debug".into(), "--time".into(), "60".into()])?;

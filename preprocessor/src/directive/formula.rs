@@ -4,8 +4,8 @@
 
 use serde::Deserialize;
 
-use super::claim::{Status, STATUSES};
 use super::contribute::{Claimed, Contribution, Defined};
+use super::status::{Status, STATUSES};
 use super::{Block, Cx, Directive};
 use crate::diagnostic::Diagnostic;
 use crate::symbol::Symbol;
@@ -148,14 +148,24 @@ impl Directive for Formula {
                         .map(|s| {
                             (
                                 s.id.clone(),
-                                id_span(cx, options.span("where"), block, &s.id),
+                                super::inspectable::id_span(
+                                    cx,
+                                    options.span("where"),
+                                    block,
+                                    &s.id,
+                                ),
                             )
                         })
                         .collect(),
                     uses: options
                         .uses
                         .iter()
-                        .map(|u| (u.clone(), id_span(cx, options.span("uses"), block, u)))
+                        .map(|u| {
+                            (
+                                u.clone(),
+                                super::inspectable::id_span(cx, options.span("uses"), block, u),
+                            )
+                        })
                         .collect(),
                 },
             );
@@ -320,32 +330,4 @@ mod error_location_tests {
         assert!(text.contains("symbol `q`"), "{text}");
         assert!(text.contains("src/t.md:3:11"), "{text}");
     }
-}
-
-/// Where symbol id `id` is written after option key `key` (the key itself when it is not
-/// found before the block's body).
-pub(super) fn id_span(
-    cx: &Cx,
-    key: std::ops::Range<usize>,
-    block: &Block,
-    id: &str,
-) -> std::ops::Range<usize> {
-    let end = block.body.start.max(key.end).min(cx.source.len());
-    let window = &cx.source[key.start.min(end)..end];
-    let bytes = window.as_bytes();
-    let boundary = |i: usize| {
-        i >= bytes.len()
-            || !(bytes[i].is_ascii_alphanumeric() || bytes[i] == b'-' || bytes[i] == b'_')
-    };
-    let mut from = 0;
-    while let Some(i) = window[from..].find(id) {
-        let start = from + i;
-        let before = start == 0 || boundary(start - 1);
-        if before && boundary(start + id.len()) {
-            let at = key.start + start;
-            return at..at + id.len();
-        }
-        from = start + id.len().max(1);
-    }
-    key
 }

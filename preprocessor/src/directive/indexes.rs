@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::claim::Status;
+use super::status::Status;
 use super::{Block, Cx, Directive};
 use crate::diagnostic::Diagnostic;
 use crate::notation::CLAIM_ORDER;

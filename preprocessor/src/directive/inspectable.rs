@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use serde::Serialize;
 
-use super::Cx;
+use super::{Block, Cx};
 use crate::config::UndefinedSymbols;
 use crate::inspect;
 
@@ -316,4 +316,32 @@ pub fn inspect_with_controls(
         tex: tagged.tex,
         legend_html,
     }
+}
+
+/// Where symbol id `id` is written after option key `key` (the key itself when it is not
+/// found before the block's body).
+pub fn id_span(
+    cx: &Cx,
+    key: std::ops::Range<usize>,
+    block: &Block,
+    id: &str,
+) -> std::ops::Range<usize> {
+    let end = block.body.start.max(key.end).min(cx.source.len());
+    let window = &cx.source[key.start.min(end)..end];
+    let bytes = window.as_bytes();
+    let boundary = |i: usize| {
+        i >= bytes.len()
+            || !(bytes[i].is_ascii_alphanumeric() || bytes[i] == b'-' || bytes[i] == b'_')
+    };
+    let mut from = 0;
+    while let Some(i) = window[from..].find(id) {
+        let start = from + i;
+        let before = start == 0 || boundary(start - 1);
+        if before && boundary(start + id.len()) {
+            let at = key.start + start;
+            return at..at + id.len();
+        }
+        from = start + id.len().max(1);
+    }
+    key
 }

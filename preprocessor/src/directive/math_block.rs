@@ -65,7 +65,8 @@ impl Directive for MathBlock {
                         .uses
                         .iter()
                         .map(|u| {
-                            let at = super::formula::id_span(cx, options.span("uses"), block, u);
+                            let at =
+                                super::inspectable::id_span(cx, options.span("uses"), block, u);
                             (u.clone(), at)
                         })
                         .collect(),

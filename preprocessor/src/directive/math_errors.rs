@@ -79,7 +79,14 @@ pub fn math_diagnostic(cx: &Cx, span: &MathSpan, err: &MathError) -> Diagnostic 
     let headline = format!("LaTeX error in {}", span.delimiter.describe());
     // The caret on the offending part when the engine located it in TeX that is a
     // verbatim slice of the source; otherwise on the whole formula.
+    let unclosed = (err.message.contains("expected '}'") || err.message.contains("Expected '}'"))
+        .then(|| math::unclosed_brace(&span.tex))
+        .flatten();
     let at = match (span.tex_offset, err.position) {
+        (Some(offset), _) if unclosed.is_some() => {
+            let at = offset + unclosed.unwrap_or_default();
+            at..at + 1
+        }
         (Some(offset), Some(pos)) if pos <= span.tex.len() => {
             let start = offset + floor(&span.tex, pos);
             let len = err.length.unwrap_or(1).max(1);
@@ -92,6 +99,12 @@ pub fn math_diagnostic(cx: &Cx, span: &MathSpan, err: &MathError) -> Diagnostic 
         OnError::Warn => cx.warning(at, headline),
     };
     let mut label = err.message.clone();
+    if unclosed.is_some() && span.tex_offset.is_some() {
+        let d = d
+            .with_label("this `{` is never closed")
+            .with_hint("every `{` needs a matching `}`: close this group where it should end");
+        return d;
+    }
     if let Some(pos) = err.position {
         let (tex_before, tex_at) = span.tex.split_at(floor(&span.tex, pos));
         let near: String = tex_at.chars().take(12).collect();

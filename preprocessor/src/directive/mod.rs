@@ -2,8 +2,9 @@
 //!
 //! A directive module implements [`Directive`]: it reads its typed options, renders its
 //! body with [`Cx::markdown`] (which handles nested directives and math), and fills a
-//! tera template with [`Cx::template`]. Directive modules never import each other; the
-//! only list of directives is [`registry::DIRECTIVES`].
+//! tera template with [`Cx::template`]. Directive modules never import each other (what
+//! several share, such as [`status`], lives in a module of its own); the only list of
+//! directives is [`registry::DIRECTIVES`], which sits above them all.
 
 pub mod block;
 pub mod options;
@@ -24,6 +25,7 @@ mod math_block;
 pub(crate) mod math_errors;
 mod mathjax_math;
 mod practice;
+pub(crate) mod status;
 mod steps;
 mod symbol_list;
 mod symbol_table;
@@ -88,7 +90,7 @@ pub trait Directive: Sync {
     fn degrade(&self, block: &Block, cx: &mut Cx) -> String {
         let mut out = String::new();
         let title = if block.argument.is_empty() {
-            registry::title_case(self.name())
+            title_case(self.name())
         } else {
             block.argument.clone()
         };
@@ -123,7 +125,7 @@ pub struct Cx<'a> {
     /// Counter for generated element ids.
     pub(crate) next_id: usize,
     /// The id of each block that has one, by the offset of its opening line (counted
-    /// once, by [`contribute::anchors`]).
+    /// once, by [`registry::anchors`]).
     pub(crate) anchors_by_block: HashMap<usize, String>,
     /// Macros defined so far on this page by `\newcommand` or `\def` in a formula
     /// (MathJax keeps them for the rest of the page).
@@ -139,6 +141,17 @@ pub struct Cx<'a> {
     /// the page, which must have them (checked by `widget`, the rest at the chapter's
     /// end).
     pub(crate) pending_controls: Vec<PendingControl>,
+    /// Every directive ([`registry::DIRECTIVES`], given by the chapter pipeline: the
+    /// registry sits above the directives, so this module does not import it).
+    pub(crate) directives: &'static [&'static dyn Directive],
+}
+
+/// "did you mean" + the list, for an unknown directive name.
+fn unknown_hint(directives: &[&dyn Directive], name: &str) -> String {
+    let names: Vec<&str> = directives.iter().map(|d| d.name()).collect();
+    let list = options::backticked(&names);
+    let suggestion = options::did_you_mean(name, &names);
+    format!("known directives: {list}{suggestion}")
 }
 
 /// A formula card's `controls` entry waiting for the next widget: where the control's
@@ -330,17 +343,36 @@ impl<'a> Cx<'a> {
     }
 
     fn directive_at_depth(&mut self, block: &Block) -> String {
-        let Some(directive) = registry::find(&block.name) else {
+        let Some(directive) = self
+            .directives
+            .iter()
+            .copied()
+            .find(|d| d.name() == block.name)
+        else {
             let d = self
                 .error(
                     block.name_span.clone(),
                     format!("unknown directive `{}`", block.name),
                 )
                 .with_label("not a mathcourse directive")
-                .with_hint(registry::unknown_hint(&block.name));
+                .with_hint(unknown_hint(self.directives, &block.name));
             self.diagnostics.push(d);
             return self.source[block.range.clone()].to_string();
         };
+        if let Some(missing) = &block.options_unclosed {
+            let d = match missing {
+                block::MissingFence::Closing(dashes) => self
+                    .error(dashes.clone(), format!("the options of `{}` have no closing `---`", block.name))
+                    .with_label("options start here")
+                    .with_hint("add a line `---` after the last option (before the block's text); without it the text is read as YAML"),
+                block::MissingFence::Opening(key) => self
+                    .error(key.clone(), format!("the options of `{}` have no opening `---`", block.name))
+                    .with_label("reads as text, not as an option")
+                    .with_hint(format!("add a line `---` right after the line `{}`; options are YAML between two `---` lines", self.source[block.opener.clone()].trim())),
+            };
+            self.diagnostics.push(d);
+            return self.source[block.range.clone()].to_string();
+        }
         if let Err(d) = self.argument_and_body_used(directive, block) {
             self.diagnostics.push(d);
             return self.source[block.range.clone()].to_string();
@@ -404,6 +436,13 @@ impl<'a> Cx<'a> {
             return self.plain_mathjax(region, rules);
         }
         let found = scan::scan_region_with(&source, region.clone(), self.book.dollars);
+        for paren in &found.unclosed_parens {
+            let d = self
+                .warning(paren.clone(), "`\\(` opens a formula that no `\\)` closes")
+                .with_label("shown as `(`: Markdown drops the backslash")
+                .with_hint("close the formula with `\\)`; for a backslash before a parenthesis in prose, write `\\\\(`");
+            self.diagnostics.push(d);
+        }
         for unread in &found.unread_roles {
             let d = if unread.in_html {
                 self.warning(
@@ -601,6 +640,33 @@ impl<'a> Cx<'a> {
         self.formula(tex, display, &math_span).unwrap_or_default()
     }
 
+    /// Renders TeX the build wrote (a check's computation, a `{calc}` role's expression)
+    /// like [`Cx::option_math`]. The author wrote no TeX, so a formula too long to
+    /// typeset is reported as `what` being too long to show, with `hint`, not as a LaTeX
+    /// error.
+    pub fn generated_math(
+        &mut self,
+        tex: &str,
+        display: bool,
+        span: Range<usize>,
+        what: &str,
+        hint: &str,
+    ) -> String {
+        if tex.len() > crate::math::MAX_TEX_BYTES {
+            let d = self
+                .error(span, format!("{what} is too long to show"))
+                .with_label(format!(
+                    "shown as a formula it would take {} bytes of TeX; a formula holds at most {}",
+                    tex.len(),
+                    crate::math::MAX_TEX_BYTES
+                ))
+                .with_hint(hint.to_string());
+            self.diagnostics.push(d);
+            return String::new();
+        }
+        self.option_math(tex, display, span)
+    }
+
     /// Renders short author text from an option (inline Markdown with math) to safe
     /// HTML: raw HTML is shown as text, links must be http(s), mailto or relative.
     pub fn inline(&mut self, text: &str, span: Range<usize>) -> String {
@@ -674,7 +740,13 @@ impl<'a> Cx<'a> {
                 }
             }
             "calc" => match self.calc_role(role) {
-                Ok(tex) => Some(self.option_math(&tex, false, role.range.clone())),
+                Ok(tex) => Some(self.generated_math(
+                    &tex,
+                    false,
+                    role.range.clone(),
+                    "this `{calc}` role",
+                    "the role shows its expression as a formula: compute the parts in a `{check} calc` block, then state the result with a short role that uses their names",
+                )),
                 Err(d) => {
                     self.diagnostics.push(d);
                     None
@@ -730,13 +802,14 @@ pub fn label_of(block: &Block, source: &str) -> Option<(String, std::ops::Range<
     Some((label, span))
 }
 
-/// The equation labels of one chapter (what `math` and `formula` blocks contribute),
-/// in order.
-pub fn collect_labels(source: &str, start: usize) -> Vec<(String, Range<usize>)> {
-    contribute::entries(source, start)
-        .into_iter()
-        .filter_map(|e| e.contribution.label)
-        .collect()
+/// `further-reading` → `Further reading`.
+pub fn title_case(name: &str) -> String {
+    let spaced = name.replace('-', " ");
+    let mut chars = spaced.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().collect::<String>() + chars.as_str(),
+        None => String::new(),
+    }
 }
 
 /// True when `rest` starts with `{mc-sym=ID}`, ID of letters, digits, `-` and `_`: the
@@ -815,7 +888,7 @@ mod tests {
     #[test]
     fn labels_in_order_including_nested() {
         let src = ":::{math}\n:label: eq-a\nx\n:::\n::::{practice} P\n:::{formula} F\n:label: eq-b\n:tex: y\n:::\n::::\n";
-        let labels: Vec<String> = collect_labels(src, 0).into_iter().map(|l| l.0).collect();
+        let labels: Vec<String> = registry::labels(src, 0).into_iter().map(|l| l.0).collect();
         assert_eq!(labels, vec!["eq-a", "eq-b"]);
     }
 }

@@ -451,22 +451,7 @@ pub fn value_span(source: &str, key: Range<usize>) -> Range<usize> {
     }
 }
 
-/// The candidate closest to `word` (Jaro–Winkler similarity above 0.8), for "did you
-/// mean". The one place a misspelled name is matched: options, directive names, roles,
-/// statuses, widgets and their parameters, check kinds and `calc` names.
-pub fn suggest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    candidates
-        .iter()
-        .map(|c| (strsim::jaro_winkler(word, c), *c))
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
-}
-
-/// `"; did you mean `x`?"` when [`suggest`] finds a candidate, else nothing.
-pub fn did_you_mean(word: &str, candidates: &[&str]) -> String {
-    suggest(word, candidates).map_or_else(String::new, |c| format!("; did you mean `{c}`?"))
-}
+pub use crate::diagnostic::{did_you_mean, suggest};
 
 /// `` `a`, `b`, `c` `` for messages.
 pub fn backticked(names: &[&str]) -> String {

@@ -1,10 +1,13 @@
-//! The one list of directives. Adding a directive: write a module next to this file
-//! implementing [`Directive`], add its template to `templates.rs`, and list it here.
+//! The one list of directives, above them all: adding a directive means writing a module
+//! next to this file implementing [`Directive`], adding its template to `templates.rs`,
+//! and listing it here. Also the walks that ask every block of a chapter what it
+//! contributes (its id, its labels, its symbols), for the book-wide pass.
 
 use super::callout::{self, Callout};
 use super::check::Check;
 use super::claim::Claim;
 use super::connection::Connection;
+use super::contribute::{Contribution, Entry};
 use super::demo::Demo;
 use super::formula::Formula;
 use super::indexes::{ClaimsIndex, NotationIndex};
@@ -17,7 +20,9 @@ use super::symbols::Symbols;
 use super::watch::Watch;
 use super::widget::Widget;
 use super::widget_reference::WidgetReference;
-use super::Directive;
+use super::{block, Block, Directive, MAX_DIRECTIVE_NESTING};
+use std::collections::HashMap;
+use std::ops::Range;
 
 /// Every directive, by name.
 pub static DIRECTIVES: &[&dyn Directive] = &[
@@ -62,20 +67,73 @@ pub fn names() -> Vec<&'static str> {
     DIRECTIVES.iter().map(|d| d.name()).collect()
 }
 
-/// "did you mean" + the list, for an unknown directive name.
-pub fn unknown_hint(name: &str) -> String {
-    let names = names();
-    let list = super::options::backticked(&names);
-    let suggestion = super::options::did_you_mean(name, &names);
-    format!("known directives: {list}{suggestion}")
+/// Every block of the chapter `source` (from `start`, after the front matter), depth
+/// first in source order, with its id and its contribution.
+pub fn entries(source: &str, start: usize) -> Vec<Entry> {
+    let mut out = Vec::new();
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    walk(source, start..source.len(), false, 0, &mut |b, demo| {
+        let n = counts.entry(b.name.clone()).or_default();
+        *n += 1;
+        let mut contribution = Contribution::default();
+        let anchor = find(&b.name).and_then(|d| {
+            d.contribute(b, source, &mut contribution);
+            d.anchor(b, source, *n)
+        });
+        out.push(Entry {
+            block: b.clone(),
+            demo,
+            anchor,
+            contribution,
+        });
+    });
+    out
 }
 
-/// `further-reading` → `Further reading`.
-pub fn title_case(name: &str) -> String {
-    let spaced = name.replace('-', " ");
-    let mut chars = spaced.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().collect::<String>() + chars.as_str(),
-        None => String::new(),
+/// The id of each block that has one, by the byte offset of its opening line.
+pub fn anchors(source: &str, start: usize) -> HashMap<usize, String> {
+    let mut out = HashMap::new();
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    walk(source, start..source.len(), false, 0, &mut |b, _| {
+        let n = counts.entry(b.name.clone()).or_default();
+        *n += 1;
+        if let Some(id) = find(&b.name).and_then(|d| d.anchor(b, source, *n)) {
+            out.insert(b.opener.start, id);
+        }
+    });
+    out
+}
+
+/// Every block of `region` down to the nesting limit (rendering reports deeper blocks);
+/// the flag says whether the block sits inside a `{demo}`.
+fn walk(
+    source: &str,
+    region: Range<usize>,
+    in_demo: bool,
+    depth: usize,
+    f: &mut dyn FnMut(&Block, bool),
+) {
+    if depth >= MAX_DIRECTIVE_NESTING {
+        return;
     }
+    let (blocks, _) = block::find_blocks(source, region);
+    for b in blocks {
+        f(&b, in_demo);
+        walk(
+            source,
+            b.body.clone(),
+            in_demo || b.name == "demo",
+            depth + 1,
+            f,
+        );
+    }
+}
+
+/// The equation labels of one chapter (what `math` and `formula` blocks contribute),
+/// in order.
+pub fn labels(source: &str, start: usize) -> Vec<(String, Range<usize>)> {
+    entries(source, start)
+        .into_iter()
+        .filter_map(|e| e.contribution.label)
+        .collect()
 }

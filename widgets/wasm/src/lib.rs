@@ -1,11 +1,11 @@
 //! wasm-bindgen bindings of the course widgets.
 //!
-//! The browser loader (`theme/mathcourse.js`) creates one [`WidgetHandle`] per widget on
+//! The browser loader (`preprocessor/theme/mathcourse.js`) creates one [`WidgetHandle`] per widget on
 //! the page from its `data-widget` name and `data-params` JSON, turns DOM events into
 //! the calls below, and morphs the markup returned by [`WidgetHandle::render`] into the
 //! page whenever a call returns `true`. All logic lives in `mathcourse-widgets`, which the
 //! preprocessor also uses to render the initial state at build time; this crate only
-//! translates types. Built by `cargo xtask wasm` into `theme/widgets/`.
+//! translates types. Built by `cargo xtask wasm` into `preprocessor/theme/widgets/`.
 
 #![forbid(unsafe_code)]
 

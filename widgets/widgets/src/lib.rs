@@ -5,7 +5,7 @@
 //! updated by events ([`Widget::update`]). No DOM access and no wasm-bindgen here: the
 //! preprocessor renders the initial state into the page at build time (readable without
 //! JavaScript, no layout shift), and the thin `mathcourse-widgets-wasm` crate runs the
-//! very same code in the browser, where `theme/mathcourse.js` turns DOM events into
+//! very same code in the browser, where `preprocessor/theme/mathcourse.js` turns DOM events into
 //! [`Event`]s and patches the markup. Every number shown comes from `mathcourse-core`.
 //!
 //! ## Markup contract (what the JS loader relies on)

@@ -34,11 +34,36 @@ fn operand(e: &Expr, min: u8, no_neg: bool) -> String {
 }
 
 fn paren(s: &str) -> String {
+    // Already one group (a tuple such as a vector argument): `exp((1, 2))` reads badly.
+    if is_one_group(s) {
+        return s.to_string();
+    }
     if s.contains("\\frac") || s.contains("\\sqrt") {
         format!("\\left({s}\\right)")
     } else {
         format!("({s})")
     }
+}
+
+/// True when `s` is `(…)` with the first parenthesis closed by the last character.
+fn is_one_group(s: &str) -> bool {
+    if !(s.starts_with('(') && s.ends_with(')')) {
+        return false;
+    }
+    let mut depth = 0usize;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 && i + 1 < s.len() {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    depth == 0
 }
 
 fn raw(e: &Expr) -> String {
@@ -87,7 +112,11 @@ fn raw(e: &Expr) -> String {
             }
         }
         Expr::Apply(name, args) => {
-            let args: Vec<String> = args.iter().map(raw).collect();
+            // A single vector argument is the call's own tuple: `softmax(2, 1, 0)`.
+            let args: Vec<String> = match args.as_slice() {
+                [Expr::Vector(items)] => items.iter().map(raw).collect(),
+                _ => args.iter().map(raw).collect(),
+            };
             let head = match name.as_str() {
                 "min" | "max" => format!("\\{name}"),
                 _ if name.chars().count() == 1 || GREEK.contains(&name.as_str()) => variable(name),
@@ -190,7 +219,7 @@ mod tests {
     use super::*;
 
     fn t(text: &str) -> String {
-        expr(&Expr::parse(text).unwrap())
+        expr(&Expr::parse_general(text).unwrap())
     }
 
     #[test]
@@ -217,6 +246,13 @@ mod tests {
         );
         assert_eq!(t("x sin(x)"), "x\\,\\sin(x)");
         assert_eq!(t("theta + lr"), "\\theta  + \\mathit{lr}");
+        // A vector argument is the call's tuple, not wrapped again.
+        assert_eq!(t("exp([2, 1, 3])"), "\\exp(2, 1, 3)");
+        assert_eq!(
+            t("softmax([2, 1, 0])"),
+            "\\operatorname{softmax}\\left(2, 1, 0\\right)"
+        );
+        assert!(is_one_group("(a, (b))") && !is_one_group("(a)(b)") && !is_one_group("a"));
     }
 
     #[test]

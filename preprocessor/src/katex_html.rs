@@ -1,0 +1,290 @@
+//! The engine's HTML made ready for the page, in one pass over its tags and texts.
+//!
+//! KaTeX writes each formula three times: MathML (what screen readers read and what a
+//! search result shows), the TeX in the MathML's annotation, and the visual HTML. The
+//! pass, tag by tag:
+//! - every start tag gets its attributes sorted by name (katex-rs keeps some in hash
+//!   maps, so their order changes from run to run; sorted, a book is byte-for-byte
+//!   reproducible);
+//! - text is made safe to splice into Markdown ([`escape_text`]), and a line break in
+//!   an attribute value becomes `&#10;`;
+//! - the annotation's TeX moves to the `data-tex` attribute of the `.katex` element, so
+//!   mdBook's search index (which reads text nodes) holds each formula once;
+//! - in the MathML, bold letters become Unicode's bold characters
+//!   ([`crate::html::bold_char`]), so they are spoken as bold;
+//! - in the visual HTML (`aria-hidden`), text moves into attributes that CSS draws
+//!   ([`crate::html::TextMover`]).
+//!
+//! Hand-written rather than an HTML rewriting library: the input is the engine's own
+//! well-formed output, the pass needs a two-token lookahead and nothing of a full HTML
+//! parser, and it runs on every formula of a cold build (a tokenizer that allocates a
+//! tree or an event per attribute costs more than the engine's own HTML writer).
+
+use std::borrow::Cow;
+
+use crate::html::{bold_char, tokens, Lookahead, TextMover, Token};
+
+/// The opening of KaTeX's MathML annotation (the TeX source).
+const ANNOTATION: &str = "<annotation encoding=\"application/x-tex\">";
+/// The `.katex` element, which gets the `data-tex` attribute.
+const KATEX: &str = "<span class=\"katex\">";
+const BOLD: &str = "<mi mathvariant=\"bold\">";
+const BOLD_ITALIC: &str = "<mi mathvariant=\"bold-italic\">";
+
+/// The engine's HTML (`raw`) as it goes into the page (see the module docs).
+pub fn finish(raw: &str) -> String {
+    let mut tex = annotation(raw).map(|t| escape_text(&t));
+    // Without a visual copy (MathML output only) the MathML is left as written.
+    let bold = raw.contains("class=\"katex-html\"");
+    let mut out = String::with_capacity(raw.len() + raw.len() / 4);
+    let mut stream = Lookahead::new(tokens(raw).map(prepare));
+    let mut visual: Option<TextMover> = None;
+    let mut annotation_seen = false;
+    while let Some(token) = stream.next() {
+        if let Some(mover) = visual.as_mut() {
+            mover.push(token, &mut stream, &mut out);
+            continue;
+        }
+        let tag = match token {
+            Token::Text(text) => {
+                out.push_str(&text);
+                continue;
+            }
+            Token::Tag(tag) => tag,
+        };
+        if tag == ANNOTATION && !annotation_seen {
+            annotation_seen = true;
+            for skipped in stream.by_ref() {
+                if matches!(&skipped, Token::Tag(t) if t == "</annotation>") {
+                    break;
+                }
+            }
+        } else if tag == KATEX && tex.is_some() {
+            out.push_str("<span class=\"katex\" data-tex=\"");
+            out.push_str(&tex.take().unwrap_or_default());
+            out.push_str("\">");
+        } else if tag.contains("class=\"katex-html\"") {
+            let mut mover = TextMover::default();
+            mover.push(Token::Tag(tag), &mut stream, &mut out);
+            visual = Some(mover);
+        } else if bold && (tag == BOLD || tag == BOLD_ITALIC) {
+            let italic = tag == BOLD_ITALIC;
+            let letters = match stream.peek2() {
+                (Some(Token::Text(text)), Some(Token::Tag(close))) if close == "</mi>" => text
+                    .chars()
+                    .map(|c| bold_char(c, italic))
+                    .collect::<Option<String>>()
+                    .filter(|b| !b.is_empty()),
+                _ => None,
+            };
+            match letters {
+                Some(letters) => {
+                    stream.next();
+                    out.push_str("<mi>");
+                    out.push_str(&letters);
+                }
+                None => out.push_str(&tag),
+            }
+        } else {
+            out.push_str(&tag);
+        }
+    }
+    out
+}
+
+/// The text of the first MathML annotation of `raw`, as the engine wrote it.
+fn annotation(raw: &str) -> Option<String> {
+    let start = raw.find(ANNOTATION)? + ANNOTATION.len();
+    let len = raw[start..].find("</annotation>")?;
+    Some(raw[start..start + len].to_string())
+}
+
+/// A token of the engine's HTML with its attributes sorted (a tag) or made safe for
+/// Markdown (a text).
+fn prepare(token: Token<'_>) -> Token<'_> {
+    match token {
+        Token::Tag(tag) => Token::Tag(Cow::Owned(tag_newlines(&sort_attributes(&tag)))),
+        Token::Text(text) => Token::Text(Cow::Owned(escape_text(&text))),
+    }
+}
+
+/// Makes HTML safe to splice into Markdown: in text content (never inside tags),
+/// characters Markdown would interpret (`\ * _ [ ] ` ~ | $ ! { '"`, runs of `-` and `.`,
+/// newlines) become numeric character references; in a tag, a line break inside a
+/// quoted value becomes `&#10;`. The browser shows the same characters; mdBook's
+/// Markdown pass (with smart punctuation on) changes nothing. A `\r\n` (a CRLF chapter)
+/// is a line break, `\n` (`&#13;` is a parse error for mdBook's HTML check).
+pub fn markdown_safe(html: &str) -> String {
+    let mut out = String::with_capacity(html.len() + html.len() / 16);
+    for token in tokens(html) {
+        match token {
+            Token::Tag(tag) => out.push_str(&tag_newlines(&tag)),
+            Token::Text(text) => out.push_str(&escape_text(&text)),
+        }
+    }
+    out
+}
+
+/// `tag` with each line break inside a quoted value written `&#10;`.
+fn tag_newlines(tag: &str) -> String {
+    let mut out = String::with_capacity(tag.len());
+    let mut quote: Option<char> = None;
+    let mut chars = tag.chars().peekable();
+    while let Some(c) = chars.next() {
+        let c = match c {
+            '\r' if chars.peek() == Some(&'\n') => continue,
+            '\r' => '\n',
+            c => c,
+        };
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), '\n') => {
+                out.push_str("&#10;");
+                continue;
+            }
+            (None, '"' | '\'') => quote = Some(c),
+            _ => {}
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Text content with every character Markdown would read written as a character
+/// reference (see [`markdown_safe`]).
+pub fn escape_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let c = match c {
+            '\r' if chars.peek() == Some(&'\n') => continue,
+            '\r' => '\n',
+            c => c,
+        };
+        match c {
+            '\\' => out.push_str("&#92;"),
+            '*' => out.push_str("&#42;"),
+            '_' => out.push_str("&#95;"),
+            '[' => out.push_str("&#91;"),
+            ']' => out.push_str("&#93;"),
+            '`' => out.push_str("&#96;"),
+            '~' => out.push_str("&#126;"),
+            '|' => out.push_str("&#124;"),
+            '$' => out.push_str("&#36;"),
+            '!' => out.push_str("&#33;"),
+            '{' => out.push_str("&#123;"),
+            '}' => out.push_str("&#125;"),
+            '\'' => out.push_str("&#39;"),
+            '"' => out.push_str("&#34;"),
+            '\n' => out.push_str("&#10;"),
+            '-' if chars.peek() == Some(&'-') => out.push_str("&#45;"),
+            '.' if chars.peek() == Some(&'.') => out.push_str("&#46;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// `tag` (a whole tag, `<` to `>`) with its attributes sorted by name; end tags,
+/// comments and tags without attributes as they are.
+pub fn sort_attributes(tag: &str) -> Cow<'_, str> {
+    let Some(inner) = tag.strip_prefix('<').and_then(|t| t.strip_suffix('>')) else {
+        return Cow::Borrowed(tag);
+    };
+    if inner.starts_with(['/', '!', '?']) || !inner.contains(char::is_whitespace) {
+        return Cow::Borrowed(tag);
+    }
+    Cow::Owned(format!("<{}>", canonical_tag(inner)))
+}
+
+fn canonical_tag(inner: &str) -> String {
+    let (body, self_closing) = match inner.strip_suffix('/') {
+        Some(b) => (b, true),
+        None => (inner, false),
+    };
+    let name_end = body.find(char::is_whitespace).unwrap_or(body.len());
+    let name = &body[..name_end];
+    let mut attrs: Vec<&str> = Vec::new();
+    let bytes = body.as_bytes();
+    let mut i = name_end;
+    while i < bytes.len() {
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if i >= bytes.len() {
+            break;
+        }
+        let start = i;
+        while i < bytes.len() && !bytes[i].is_ascii_whitespace() && bytes[i] != b'=' {
+            i += 1;
+        }
+        if i < bytes.len() && bytes[i] == b'=' {
+            i += 1;
+            if i < bytes.len() && (bytes[i] == b'"' || bytes[i] == b'\'') {
+                let q = bytes[i];
+                i += 1;
+                while i < bytes.len() && bytes[i] != q {
+                    i += 1;
+                }
+                i += 1;
+            } else {
+                while i < bytes.len() && !bytes[i].is_ascii_whitespace() {
+                    i += 1;
+                }
+            }
+        }
+        attrs.push(&body[start..i.min(body.len())]);
+    }
+    attrs.sort_by_key(|a| a.split('=').next().unwrap_or("").to_string());
+    let mut out = String::from(name);
+    for a in attrs {
+        out.push(' ');
+        out.push_str(a);
+    }
+    if self_closing {
+        out.push('/');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::finish;
+
+    /// A formula's HTML as the engine writes it: MathML (with `mathml` inside), the
+    /// annotation, and a visual copy holding `visual`.
+    fn engine(mathml: &str, tex: &str, visual: &str) -> String {
+        format!(
+            "<span class=\"katex\"><span class=\"katex-mathml\"><math><semantics><mrow>{mathml}</mrow><annotation encoding=\"application/x-tex\">{tex}</annotation></semantics></math></span><span class=\"katex-html\" aria-hidden=\"true\">{visual}</span></span>"
+        )
+    }
+
+    #[test]
+    fn one_pass_moves_the_tex_and_the_visual_text() {
+        let out = finish(&engine(
+            "<mi>x</mi><mo>_</mo>",
+            "x_1 &lt; \\alpha",
+            "<span style=\"x\" class=\"mord\">x</span>",
+        ));
+        assert_eq!(
+            out,
+            "<span class=\"katex\" data-tex=\"x&#95;1 &lt; &#92;alpha\"><span class=\"katex-mathml\"><math><semantics><mrow><mi>x</mi><mo>&#95;</mo></mrow></semantics></math></span><span aria-hidden=\"true\" class=\"katex-html\"><span class=\"mord\" style=\"x\" data-mc-t=\"x\"></span></span></span>"
+        );
+    }
+
+    #[test]
+    fn bold_letters_become_bold_characters() {
+        let b = |mathml: &str| {
+            let out = finish(&engine(mathml, "t", ""));
+            let start = out.find("<mrow>").unwrap() + "<mrow>".len();
+            out[start..out.find("</mrow>").unwrap()].to_string()
+        };
+        assert_eq!(
+            b("<mi mathvariant=\"bold\">x</mi><mo>+</mo><mi>x</mi><mi mathvariant=\"bold-italic\">W</mi>"),
+            "<mi>\u{1D431}</mi><mo>+</mo><mi>x</mi><mi>\u{1D47E}</mi>"
+        );
+        // Not a letter or digit (bold Greek, an operator name): left as written.
+        let greek = "<mi mathvariant=\"bold\">θ</mi><mi mathvariant=\"bold\"></mi>";
+        assert_eq!(b(greek), greek);
+    }
+}
