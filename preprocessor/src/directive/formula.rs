@@ -127,7 +127,7 @@ impl Directive for Formula {
             }
             // The next widget on the page must have these controls (checked there).
             for (sym, control) in &options.controls {
-                let span = id_span(cx, span_of("controls"), block, control);
+                let span = super::inspectable::id_span(cx, span_of("controls"), block, control);
                 cx.pending_controls.push(super::PendingControl {
                     span,
                     symbol: sym.clone(),
