@@ -139,7 +139,7 @@ pub fn render_chapter(
         cx.diagnostics.push(d);
     }
     let body = cx.markdown(body_start..source.len());
-    crate::directive::controls_without_widget(&mut cx);
+    crate::directive::registry::controls_without_widget(&mut cx);
     let Cx {
         pack,
         mut diagnostics,

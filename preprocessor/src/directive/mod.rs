@@ -35,7 +35,6 @@ mod testkit;
 mod watch;
 mod widget;
 mod widget_reference;
-pub(crate) use widget::controls_without_widget;
 
 use std::collections::HashMap;
 use std::ops::Range;
