@@ -218,7 +218,7 @@ impl Compiler {
                 let message = match e {
                     CompileError::Unknown { name, .. } => format!("unknown name `{name}`"),
                     CompileError::Shape(m) => m,
-                    CompileError::TooLarge => "the expression is too long".into(),
+                    CompileError::TooLarge => too_large(&parsed),
                 };
                 err(
                     site.param,
@@ -1031,4 +1031,30 @@ fn round_sig(v: f64) -> f64 {
     }
     let scale = 10f64.powi(2 - v.abs().log10().floor() as i32);
     (v * scale).round() / scale
+}
+
+/// Which of a curve's two limits `expr` passes, named with its number: more than
+/// [`core_plot::MAX_OPS`] operations, or more than [`core_plot::MAX_STACK`] values held
+/// at once (a deep continued fraction passes that one long before the other).
+fn too_large(expr: &Expr) -> String {
+    fn ops(e: &Expr) -> usize {
+        match e {
+            Expr::Number(_) | Expr::Constant(_) | Expr::Variable(_) => 1,
+            Expr::Neg(a) | Expr::Call(_, a) => 1 + ops(a),
+            Expr::Binary(_, a, b) => 1 + ops(a) + ops(b),
+            Expr::Apply(_, args) | Expr::Vector(args) => 1 + args.iter().map(ops).sum::<usize>(),
+        }
+    }
+    let count = ops(expr);
+    if count > core_plot::MAX_OPS {
+        format!(
+            "the expression has {count} operations; a curve may have at most {}",
+            core_plot::MAX_OPS
+        )
+    } else {
+        format!(
+            "the expression nests too deeply: a curve keeps at most {} values pending while it is worked out (each open parenthesis or unfinished operation holds one)",
+            core_plot::MAX_STACK
+        )
+    }
 }

@@ -429,3 +429,23 @@ fn step_and_range_hints_say_what_is_wrong() {
     assert_eq!(e.message, "parameter `w`: the range -1e308..1e308 reaches beyond ±1e12");
     assert_eq!(place(&e).3, vec!["w", "range"]);
 }
+
+#[test]
+fn a_curve_too_large_names_the_limit_it_passes() {
+    // A continued fraction of 50 levels is short text but holds 50 values at once.
+    let deep = format!("{}x{}", "1/(1+".repeat(50), ")".repeat(50));
+    let e = error(&format!(r#"{{"curves": ["{deep}"]}}"#));
+    assert!(
+        e.message.contains("nests too deeply") && e.message.contains("at most 48 values"),
+        "{}",
+        e.message
+    );
+    // A long sum holds few values but has too many operations.
+    let long = vec!["x"; 300].join(" + ");
+    let e = error(&format!(r#"{{"curves": ["{long}"]}}"#));
+    assert!(
+        e.message.contains("operations; a curve may have at most 400"),
+        "{}",
+        e.message
+    );
+}
