@@ -119,6 +119,7 @@ pub fn render_chapter(
         calc_scope: Default::default(),
         anchors: std::collections::HashSet::new(),
         nesting: 0,
+        pending_controls: Vec::new(),
         directives: crate::directive::registry::DIRECTIVES,
     };
     let header = crate::header::render(&front, block.as_ref(), &mut cx);
@@ -138,6 +139,7 @@ pub fn render_chapter(
         cx.diagnostics.push(d);
     }
     let body = cx.markdown(body_start..source.len());
+    crate::directive::registry::controls_without_widget(&mut cx);
     let Cx {
         pack,
         mut diagnostics,

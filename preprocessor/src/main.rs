@@ -7,12 +7,18 @@ use clap::{Parser, Subcommand};
 use mdbook_mathcourse::diagnostic::{self, Severity};
 use mdbook_mathcourse::NAME;
 
+/// `--version`: this binary's version and the mdBook versions it speaks.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (for mdBook 0.4.x and 0.5.x; built against mdBook 0.5)"
+);
+
 /// An mdBook preprocessor for interactive math courses.
 ///
 /// mdBook runs it with no arguments and the book as JSON on standard input; it answers
 /// with the processed book on standard output. Problems go to standard error.
 #[derive(Parser)]
-#[command(name = "mdbook-mathcourse", version, about)]
+#[command(name = "mdbook-mathcourse", version = VERSION, about)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -60,6 +66,11 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Supports { renderer }) => {
             if mdbook_mathcourse::supports(&renderer) {
+                println!(
+                    "{NAME} {}: renderer `{renderer}` supported; speaks {}",
+                    env!("CARGO_PKG_VERSION"),
+                    mdbook_mathcourse::protocol::SPEAKS
+                );
                 ExitCode::SUCCESS
             } else {
                 ExitCode::FAILURE
@@ -198,13 +209,11 @@ fn preprocess() -> ExitCode {
         }
     };
     drop(input);
-    let known = ctx.mdbook_version == mdbook_preprocessor::MDBOOK_VERSION
-        || (protocol == mdbook_mathcourse::protocol::Protocol::V04
-            && ctx.mdbook_version.starts_with("0.4."));
-    if !known {
+    if !mdbook_mathcourse::protocol::speaks(&ctx.mdbook_version, protocol) {
         eprintln!(
-            "warning: {NAME} was built against mdBook {}, but is being called from mdBook {}",
-            mdbook_preprocessor::MDBOOK_VERSION,
+            "warning: {NAME} {} speaks {}, but this book is built by mdBook {}; the build may fail or lose content\n  help: use an mdBook of those versions, or a {NAME} release made for yours",
+            env!("CARGO_PKG_VERSION"),
+            mdbook_mathcourse::protocol::SPEAKS,
             ctx.mdbook_version
         );
     }

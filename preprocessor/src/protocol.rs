@@ -20,6 +20,18 @@ pub enum Protocol {
     V05,
 }
 
+/// The mdBook versions this binary speaks, as `--version` and `supports` say it.
+pub const SPEAKS: &str = "mdBook 0.4.x (0.4.52 tested) and 0.5.x (0.5.4 tested)";
+
+/// True when mdBook `version`, which sent its book in `protocol`, is one this binary
+/// speaks: a 0.4 release with 0.4's shape, or a 0.5 release with 0.5's.
+pub fn speaks(version: &str, protocol: Protocol) -> bool {
+    match protocol {
+        Protocol::V04 => version.starts_with("0.4."),
+        Protocol::V05 => version.starts_with("0.5."),
+    }
+}
+
 /// The book as either protocol sends it, read straight into chapters (the
 /// `__non_exhaustive` of 0.4 is ignored).
 #[derive(serde::Deserialize)]
@@ -144,6 +156,18 @@ pub fn write_to(book: &Book, protocol: Protocol, out: impl std::io::Write) -> Re
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn speaks_the_two_release_lines() {
+        assert!(super::speaks("0.4.52", Protocol::V04));
+        assert!(super::speaks("0.5.0", Protocol::V05));
+        assert!(!super::speaks("0.6.0", Protocol::V05));
+        assert!(
+            !super::speaks("0.5.4", Protocol::V04),
+            "a 0.5 version in 0.4's shape"
+        );
+        assert!(!super::speaks("1.0.0", Protocol::V05));
+    }
+
     use super::*;
 
     const V04: &str = r#"[{"root":"/b","config":{"book":{"authors":[],"language":"en","multilingual":false,"src":"src","title":"T"},"output":{"html":{}},"preprocessor":{"mathcourse":{}}},"renderer":"html","mdbook_version":"0.4.52","__non_exhaustive":null},

@@ -318,3 +318,47 @@ fn convert_mathjax_rewrites_formulas_with_single_backslashes() {
         "# A\n\nSee \\(k_\\min \\{x\\}\\) for \\$5.\n"
     );
 }
+
+/// The version handshake: `--version` and `supports` say which mdBook versions the
+/// binary speaks, and a book built by another mdBook gets a warning naming both.
+#[test]
+fn the_binary_says_which_mdbook_it_speaks_and_warns_outside_it() {
+    let version = bin().arg("--version").output().unwrap();
+    let text = String::from_utf8_lossy(&version.stdout);
+    assert!(text.contains("for mdBook 0.4.x and 0.5.x"), "{text}");
+    let supports = bin().args(["supports", "html"]).output().unwrap();
+    assert!(supports.status.success());
+    let text = String::from_utf8_lossy(&supports.stdout);
+    assert!(
+        text.contains("speaks mdBook 0.4.x") && text.contains("0.5.x"),
+        "{text}"
+    );
+
+    let mut config = Config::default();
+    config.set("preprocessor.mathcourse.cache", false).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let ctx = PreprocessorContext::new(dir.path().to_path_buf(), config, "html".to_string());
+    let mut input = serde_json::to_value((ctx, Book::new())).unwrap();
+    input[0]["mdbook_version"] = serde_json::json!("0.6.1");
+    let mut child = bin()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(&serde_json::to_vec(&input).unwrap())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("but this book is built by mdBook 0.6.1") && stderr.contains("0.5.x"),
+        "{stderr}"
+    );
+    // The versions it speaks get no warning.
+    let (out, _dir) = run("html", "# C\n");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("speaks"));
+}

@@ -108,7 +108,7 @@ async fn vectors_state(b: &Browser, id: &str) -> ([f64; 2], [f64; 2], f64) {
         .js(
             &format!(
                 "{SHOWN_JS} const fig = document.getElementById(arguments[0]);\
-             const p = s => s.replace(/[()]/g, '').split(',').map(Number);\
+             const p = s => s.replace(/[()]/g, '').replace(/\u{2212}/g, '-').split(',').map(Number);\
              return [p(fig.querySelector('[data-drag=a]').getAttribute('aria-valuetext')),\
                      p(fig.querySelector('[data-drag=b]').getAttribute('aria-valuetext')),\
                      shown(fig.querySelector('[data-value=dot]'))];"
@@ -1175,6 +1175,71 @@ async fn plot_curve(b: &Browser, id: &str) -> Vec<(f64, f64)> {
             )
         })
         .collect()
+}
+
+/// Issue 22 §5 on screen: with no `y`, moving a slider to the end of its range keeps
+/// the curve inside the picture; a tangent at a pole reads "undefined", live; a readout
+/// shows exact digits; the axis carries the author's variable.
+#[test]
+fn browser_plot_window_holds_the_curve_and_a_pole_slope_is_undefined() {
+    let _lock = browser_lock();
+    let (_test, server) = serve_fixture(Csp::StrictWithPageHashes);
+    run(async {
+        let b = Browser::start(1200, 1400).await;
+        b.client
+            .goto(&server.url("more/plot-window.html"))
+            .await
+            .unwrap();
+        let id = b
+            .js(
+                "return document.querySelector('.mc-widget[data-widget=plot]').id;",
+                vec![],
+            )
+            .await;
+        let id = id.as_str().unwrap().to_string();
+        wait_live(&b, &id).await;
+        assert_eq!(value(&b, &id, "r0").await, "slope of 1/t at b: undefined");
+        assert_eq!(value(&b, &id, "r1").await, "2^70 = 1180591620717411303424");
+        let labels = b
+            .js(
+                &format!("{SHOWN_JS} return [...document.querySelectorAll('#' + arguments[0] + ' .mc-w-axis-label')].map(shown);"),
+                vec![json!(id)],
+            )
+            .await;
+        assert_eq!(labels, json!(["t", "f(t)"]));
+        // The height slider to its end (a = 3.5): the top of the path stays in the box
+        // (user y 8..188) and reaches near its top edge.
+        focus(&b, &id, "input[name=a]").await;
+        press(&b, Key::End).await;
+        assert_eq!(value(&b, &id, "p0").await, "3.5");
+        let d = b
+            .js(
+                "return document.querySelector('#' + arguments[0] + ' [data-curve=\"0\"]').getAttribute('d');",
+                vec![json!(id)],
+            )
+            .await;
+        let ys: Vec<f64> = d
+            .as_str()
+            .unwrap()
+            .split(['M', 'L'])
+            .filter(|s| !s.is_empty())
+            .map(|p| p.split_once(' ').unwrap().1.parse().unwrap())
+            .collect();
+        let top = ys.iter().copied().fold(f64::INFINITY, f64::min);
+        assert!(ys.iter().all(|y| (8.0..=188.0).contains(y)), "{ys:?}");
+        assert!(
+            top < 30.0,
+            "the peak a = 3.5 sits near the top edge, at {top}"
+        );
+        // The tangent point moved off the pole: d/dt 1/t = −1/t² = −4 at 0.5; back: undefined.
+        focus(&b, &id, "[data-drag=t2]").await;
+        press(&b, Key::Right).await;
+        assert_eq!(value(&b, &id, "r0").await, "slope of 1/t at b: −4.00");
+        press(&b, Key::Left).await;
+        assert_eq!(value(&b, &id, "r0").await, "slope of 1/t at b: undefined");
+        assert_no_errors(&b, "plot-window.html", false).await;
+        b.close().await;
+    });
 }
 
 #[test]

@@ -157,3 +157,24 @@ fn calc_errors_point_into_lines_and_roles() {
     }
     assert!(err.contains("14 errors in the book's sources"), "{err}");
 }
+
+/// Issue 23: an overflow is named as one, not as "division by zero, or a function
+/// outside its domain"; a division by zero and a domain error keep their own words.
+#[test]
+fn calc_overflow_is_named_overflow() {
+    let mut test = BookTest::from_dir("check/calc_overflow");
+    let err = test.build_error();
+    check_snapshot(&err, &test.fixture.join("expected/error.txt"));
+    assert_eq!(
+        err.matches("overflow: the result is beyond ±1.8e308")
+            .count(),
+        3,
+        "{err}"
+    );
+    assert_eq!(err.matches("^ division by zero").count(), 1, "{err}");
+    assert_eq!(
+        err.matches("a function outside its domain").count(),
+        1,
+        "{err}"
+    );
+}

@@ -98,6 +98,60 @@ fn other_renderers_get_the_caption_and_the_widget_name() {
     assert!(!md.contains("<figure"), "{md}");
 }
 
+/// Issue 23's plot hints and issue 22's `controls` link: each mistake, one message
+/// naming it, with the right hint.
+#[test]
+fn plot_hints_name_the_real_mistake() {
+    use mdbook_mathcourse::diagnostic::{render_all, Severity};
+    let test = BookTest::from_dir("widgets/plot-hints");
+    let md = mdbook_driver::MDBook::load(&test.root).unwrap();
+    let ctx = mdbook_preprocessor::PreprocessorContext::new(
+        test.root.clone(),
+        md.config.clone(),
+        "html".into(),
+    );
+    let outcome = mdbook_mathcourse::process(&ctx, md.book.clone()).unwrap();
+    let errors = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    // Errors and warnings, in the order of the chapter.
+    let err = format!(
+        "{}{errors} errors\n",
+        render_all(&outcome.diagnostics, false)
+    );
+    check_snapshot(&err, &test.fixture.join("expected/error.txt"));
+    for needle in [
+        "curve 1: unknown name `coss`",
+        "did you mean `cos`?",
+        "functions: sin, cos, tan, atan, exp",
+        "curve 1: `x` is the curve's variable, not a function",
+        "entry 2: unknown name `pix`",
+        "the step must be above 0, found 0",
+        "the step 1e-12 is too small",
+        "the step 1e-300 is too small",
+        "the range's min and max are both 1",
+        "the range -1e308..1e308 reaches beyond ±1e12",
+        "has no control `kk`",
+        "did you mean `k`?",
+        "no widget follows this card on the page",
+        "warning: widget `plot`, parameter `y`: the y window 0..1.2 cuts what the sliders draw: at a = 3.5, the picture reaches 3.5",
+        "10 errors",
+    ] {
+        assert!(err.contains(needle), "missing {needle:?} in\n{err}");
+    }
+    for wrong in [
+        "malformed",
+        "a step such as 0 divides",
+        "a step such as inf",
+        "step 0 does not divide",
+        "is above its max 1",
+    ] {
+        assert!(!err.contains(wrong), "{wrong:?} in\n{err}");
+    }
+}
+
 #[test]
 fn plot_mistakes_point_inside_the_options() {
     let mut test = BookTest::from_dir("widgets/plot-errors");

@@ -125,6 +125,15 @@ impl Directive for Formula {
                         .with_hint("write `controls: {symbol-id: control-name}`, e.g. `controls: {eta: lr}`; both use letters, digits, `-` and `_`"));
                 }
             }
+            // The next widget on the page must have these controls (checked there).
+            for (sym, control) in &options.controls {
+                let span = super::inspectable::id_span(cx, span_of("controls"), block, control);
+                cx.pending_controls.push(super::PendingControl {
+                    span,
+                    symbol: sym.clone(),
+                    control: control.clone(),
+                });
+            }
             let inspected = super::inspectable::inspect_with_controls(
                 cx,
                 &options.tex,

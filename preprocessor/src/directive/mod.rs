@@ -136,6 +136,10 @@ pub struct Cx<'a> {
     pub(crate) anchors: std::collections::HashSet<String>,
     /// How many directives enclose the one being rendered (see [`MAX_DIRECTIVE_NESTING`]).
     pub(crate) nesting: usize,
+    /// Controls named by formula cards' `controls` that wait for the next widget on
+    /// the page, which must have them (checked by `widget`, the rest at the chapter's
+    /// end).
+    pub(crate) pending_controls: Vec<PendingControl>,
     /// Every directive ([`registry::DIRECTIVES`], given by the chapter pipeline: the
     /// registry sits above the directives, so this module does not import it).
     pub(crate) directives: &'static [&'static dyn Directive],
@@ -147,6 +151,15 @@ fn unknown_hint(directives: &[&dyn Directive], name: &str) -> String {
     let list = options::backticked(&names);
     let suggestion = options::did_you_mean(name, &names);
     format!("known directives: {list}{suggestion}")
+}
+
+/// A formula card's `controls` entry waiting for the next widget: where the control's
+/// name is written, the symbol and the control.
+#[derive(Debug, Clone)]
+pub(crate) struct PendingControl {
+    pub(crate) span: Range<usize>,
+    pub(crate) symbol: String,
+    pub(crate) control: String,
 }
 
 /// How deep directives may nest. Course blocks nest two or three deep; rendering is

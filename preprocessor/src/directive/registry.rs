@@ -18,6 +18,8 @@ use super::steps::Steps;
 use super::symbol_table::SymbolTable;
 use super::symbols::Symbols;
 use super::watch::Watch;
+/// After a chapter: the `controls:` links no later widget took (an error each).
+pub(crate) use super::widget::controls_without_widget;
 use super::widget::Widget;
 use super::widget_reference::WidgetReference;
 use super::{block, Block, Directive, MAX_DIRECTIVE_NESTING};

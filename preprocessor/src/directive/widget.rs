@@ -236,6 +236,11 @@ impl Directive for Widget {
         }
         let widget =
             AnyWidget::new(kind, &params).map_err(|e| param_diagnostic(cx, block, &raw, &e))?;
+        for w in widget.warnings() {
+            let mut d = param_diagnostic(cx, block, &raw, &w);
+            d.severity = crate::diagnostic::Severity::Warning;
+            cx.diagnostics.push(d);
+        }
         let id = cx.fresh_id("widget");
         let summary = CATALOG
             .iter()
@@ -249,8 +254,9 @@ impl Directive for Widget {
         context.insert("params", &live.to_json());
         // Shown, but kept out of the search index (its text is widget chrome); every
         // control keeps its name in `aria-label`.
-        let markup =
-            crate::html::name_controls(&crate::html::text_as_attributes(&widget.render(&id)));
+        let rendered = widget.render(&id);
+        check_controls(cx, kind, &rendered);
+        let markup = crate::html::name_controls(&crate::html::text_as_attributes(&rendered));
         context.insert("markup_html", &markup);
         let caption = cx.markdown(block.body.clone());
         context.insert("has_caption", &!caption.trim().is_empty());
@@ -271,6 +277,79 @@ impl Directive for Widget {
         }
         out.push_str(&format!("*(interactive widget: {})*", block.argument));
         out
+    }
+}
+
+/// The `name`s of the controls in a widget's markup (what a card's `controls` names).
+fn control_names(markup: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut rest = markup;
+    while let Some(i) = rest.find(" name=\"") {
+        rest = &rest[i + 7..];
+        if let Some(end) = rest.find('"') {
+            let name = rest[..end].to_string();
+            if !names.contains(&name) {
+                names.push(name);
+            }
+            rest = &rest[end..];
+        }
+    }
+    names
+}
+
+/// Formula cards before this widget named controls in `controls`: each must be one of
+/// its controls (the card's link would do nothing otherwise).
+fn check_controls(cx: &mut Cx, kind: &str, markup: &str) {
+    if cx.pending_controls.is_empty() {
+        return;
+    }
+    let names = control_names(markup);
+    for p in std::mem::take(&mut cx.pending_controls) {
+        if names.contains(&p.control) {
+            continue;
+        }
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let hint = if names.is_empty() {
+            format!("the `{kind}` widget has no named controls; remove this entry")
+        } else {
+            format!(
+                "the `{kind}` widget's controls are: {}{}",
+                options::backticked(&refs),
+                options::did_you_mean(&p.control, &refs)
+            )
+        };
+        let d = cx
+            .error(
+                p.span.clone(),
+                format!(
+                    "`controls` links `{}` to `{}`, but the next widget on the page (`{kind}`) has no control `{}`",
+                    p.symbol, p.control, p.control
+                ),
+            )
+            .with_label("no such control")
+            .with_hint(hint);
+        cx.diagnostics.push(d);
+    }
+}
+
+/// Cards whose `controls` no widget followed on the page.
+pub(crate) fn controls_without_widget(cx: &mut Cx) {
+    let pending = std::mem::take(&mut cx.pending_controls);
+    if !cx.html {
+        return; // other renderers draw no widget: nothing to link
+    }
+    for p in pending {
+        let d = cx
+            .error(
+                p.span.clone(),
+                format!(
+                    "`controls` links `{}` to `{}`, but no widget follows this card on the page",
+                    p.symbol, p.control
+                ),
+            )
+            .with_label("no widget below")
+            .with_hint("`controls` names a control of the next widget on the page: add the widget after the card, or remove the entry");
+        cx.diagnostics.push(d);
     }
 }
 

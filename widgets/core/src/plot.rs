@@ -42,6 +42,8 @@ pub enum Op {
     Max(u8),
     /// Pop the argument, push function number `n` of the scope at it.
     Call(u16),
+    /// Pop x, pop y, push atan2(y, x).
+    Atan2,
 }
 
 /// What a name in an expression means, for [`Program::compile`].
@@ -136,6 +138,18 @@ impl Program {
             Expr::Apply(name, args) => {
                 let n = args.len();
                 let resolved = resolve(name, true);
+                if resolved.is_none() && name == "atan2" {
+                    if n != 2 {
+                        return Err(CompileError::Shape(
+                            "`atan2` takes two arguments, `atan2(y, x)`".into(),
+                        ));
+                    }
+                    for a in args {
+                        self.emit(a, resolve)?;
+                    }
+                    self.ops.push(Op::Atan2);
+                    return Ok(());
+                }
                 if resolved.is_none() && (name == "min" || name == "max") {
                     for a in args {
                         self.emit(a, resolve)?;
@@ -190,7 +204,7 @@ impl Program {
             let (pop, push) = match op {
                 Op::Num(_) | Op::Arg | Op::Slot(_) => (0, 1),
                 Op::Neg | Op::Fn(_) | Op::Call(_) => (1, 1),
-                Op::Bin(_) => (2, 1),
+                Op::Bin(_) | Op::Atan2 => (2, 1),
                 Op::Min(n) | Op::Max(n) => (usize::from(*n), 1),
             };
             if pop > depth || (pop == 0 && push == 1 && matches!(op, Op::Min(0) | Op::Max(0))) {
@@ -230,7 +244,7 @@ impl Program {
                         _ => f64::NAN,
                     }
                 }
-                Op::Bin(bin) => {
+                Op::Bin(_) | Op::Atan2 => {
                     let (Some(&a), Some(&b)) = (
                         top.checked_sub(2).and_then(|t| stack.get(t)),
                         top.checked_sub(1).and_then(|t| stack.get(t)),
@@ -238,12 +252,13 @@ impl Program {
                         return f64::NAN;
                     };
                     top -= 2;
-                    match bin {
-                        BinOp::Add => a + b,
-                        BinOp::Sub => a - b,
-                        BinOp::Mul => a * b,
-                        BinOp::Div => a / b,
-                        BinOp::Pow => pow(a, b),
+                    match *op {
+                        Op::Bin(BinOp::Add) => a + b,
+                        Op::Bin(BinOp::Sub) => a - b,
+                        Op::Bin(BinOp::Mul) => a * b,
+                        Op::Bin(BinOp::Div) => a / b,
+                        Op::Bin(BinOp::Pow) => pow(a, b),
+                        _ => crate::trig::atan2(a, b),
                     }
                 }
                 Op::Min(n) | Op::Max(n) => {
@@ -291,6 +306,7 @@ pub fn apply(f: Function, x: f64) -> f64 {
                 (e - 1.0) / (e + 1.0)
             }
         }
+        Function::Atan => crate::trig::atan(x),
         Function::Exp => x.exp(),
         Function::Ln | Function::Log => x.ln(),
         Function::Log2 => x.ln() / core::f64::consts::LN_2,
@@ -302,34 +318,73 @@ pub fn apply(f: Function, x: f64) -> f64 {
     }
 }
 
-/// aᵇ: exact repeated squaring for whole exponents up to 64 in size, `exp(b·ln a)`
-/// otherwise (NaN for a negative base with a fractional exponent).
+/// aᵇ: exact repeated squaring for whole exponents up to 64 in size and for every whole
+/// exponent of a power of two (2⁷⁰ is 1180591620717411303424), `exp(b·ln |a|)` otherwise
+/// (NaN for a negative base with a fractional exponent). A result beyond the largest
+/// double is ±∞, never a finite stand-in such as 1.797…e308.
 pub fn pow(a: f64, b: f64) -> f64 {
-    if b == b.trunc() && b.abs() <= 64.0 {
-        let mut n = b.abs() as u32;
-        let mut base = a;
+    let whole = b == b.trunc() && b.is_finite();
+    let power_of_two = a != 0.0 && a.is_finite() && a.to_bits() & ((1u64 << 52) - 1) == 0;
+    if whole && (b.abs() <= 64.0 || (power_of_two && b.abs() < 1.8e19)) {
+        let mut n = b.abs() as u64;
+        // A power of two's reciprocal is exact: 2⁻¹⁰⁷⁴ stays the smallest double.
+        let invert_first = b < 0.0 && power_of_two;
+        let mut base = if invert_first { 1.0 / a } else { a };
         let mut acc = 1.0;
         while n > 0 {
             if n & 1 == 1 {
                 acc *= base;
             }
-            base *= base;
             n >>= 1;
+            if n > 0 {
+                base *= base;
+            }
         }
-        return if b < 0.0 { 1.0 / acc } else { acc };
+        return if b < 0.0 && !invert_first {
+            1.0 / acc
+        } else {
+            acc
+        };
     }
     if a == 0.0 {
         return if b > 0.0 { 0.0 } else { f64::INFINITY };
     }
-    if a < 0.0 {
+    let odd = whole && (b * 0.5).fract() != 0.0;
+    if a < 0.0 && !whole {
         return f64::NAN;
     }
-    (b * a.ln()).exp()
+    let log = b * a.abs().ln();
+    // ln of the largest double: beyond it the true result overflows.
+    let v = if log > 709.782_712_893_384 {
+        f64::INFINITY
+    } else {
+        log.exp()
+    };
+    if a < 0.0 && odd {
+        -v
+    } else {
+        v
+    }
 }
 
-/// Central-difference slope of `f` at `x` with step `h` (NaN when undefined).
+/// Central-difference slope of `f` at `x` with step `h`; NaN ("undefined") where `f`
+/// has no derivative: `f` undefined at or next to `x` (a pole of `1/x` or `1/x²`), or
+/// the slopes from the left and from the right disagreeing by more than a smooth curve
+/// can over `h` (a jump of `floor x`, the corner of `|x|`). A central difference alone
+/// would read 10¹⁰ at the pole of `1/x` and 0 at that of `1/x²`.
 pub fn slope(f: &dyn Fn(f64) -> f64, x: f64, h: f64) -> f64 {
-    (f(x + h) - f(x - h)) / (2.0 * h)
+    let (left, mid, right) = (f(x - h), f(x), f(x + h));
+    if !(left.is_finite() && mid.is_finite() && right.is_finite()) {
+        return f64::NAN;
+    }
+    let (from_left, from_right) = ((mid - left) / h, (right - mid) / h);
+    // Smooth: the one-sided slopes differ by about f''·h, far below a thousandth of the
+    // slope (or of 1) at the steps the plot uses (a millionth of the window).
+    let scale = 1.0f64.max(from_left.abs()).max(from_right.abs());
+    if (from_left - from_right).abs() > 1e-3 * scale {
+        return f64::NAN;
+    }
+    (right - left) / (2.0 * h)
 }
 
 /// ∫ₐᵇ f by the composite Simpson rule on `n` intervals (`n` made even; NaN when `f`

@@ -103,6 +103,24 @@ proptest! {
 }
 
 #[test]
+fn powers_are_exact_where_a_double_holds_them_and_overflow_is_infinite() {
+    // 2^70 = 1180591620717411303424 exactly (a power of two is held exactly).
+    assert_eq!(pow(2.0, 70.0), 1_180_591_620_717_411_303_424.0);
+    assert_eq!(pow(2.0, 1023.0), f64::from_bits(0x7FE0_0000_0000_0000));
+    assert_eq!(pow(2.0, -1074.0), f64::from_bits(1));
+    assert_eq!(pow(0.5, 70.0), 1.0 / 1_180_591_620_717_411_303_424.0);
+    // Beyond the largest double: infinite, not 1.797…e308.
+    assert_eq!(pow(2.0, 1024.0), f64::INFINITY);
+    assert_eq!(pow(10.0, 309.0), f64::INFINITY);
+    assert_eq!(pow(3.0, 1000.0), f64::INFINITY);
+    assert_eq!(pow(-3.0, 1001.0), f64::NEG_INFINITY);
+    assert_eq!(pow(2.0, pow(2.0, pow(2.0, pow(2.0, 2.0)))), f64::INFINITY);
+    // A negative base with a large whole exponent has a sign, not NaN.
+    assert!((pow(-1.5, 101.0) + 1.5f64.powi(101)).abs() <= 1e-12 * 1.5f64.powi(101));
+    assert!((pow(-1.5, 100.0) - 1.5f64.powi(100)).abs() <= 1e-12 * 1.5f64.powi(100));
+}
+
+#[test]
 fn simpson_area_of_the_standard_normal_within_one_sigma() {
     let phi = |x: f64| (-x * x / 2.0).exp() / (2.0 * core::f64::consts::PI).sqrt();
     // erf(1/√2) = 0.682689492137086…
@@ -110,6 +128,29 @@ fn simpson_area_of_the_standard_normal_within_one_sigma() {
     assert!((integral(&|x| x * x, 0.0, 3.0, 2) - 9.0).abs() < 1e-12);
     assert!((integral(&|x| x, 1.0, 0.0, 10) + 0.5).abs() < 1e-12);
     assert!(integral(&|x: f64| x.ln(), -1.0, 1.0, 10).is_nan());
+}
+
+#[test]
+fn slopes_are_undefined_at_poles_jumps_and_corners() {
+    let h = 10.0 * 1e-6; // the plot's step for a window 10 wide
+                         // Independent values: d/dx sin(2x) + x/2 = 2 cos(2x) + 1/2; d/dx e^(5x) = 5 e^(5x).
+    for x in [-2.0f64, -0.3, 0.0, 0.5, 1.7] {
+        let want = 2.0 * (2.0 * x).cos() + 0.5;
+        let got = slope(&|t: f64| (2.0 * t).sin() + t / 2.0, x, h);
+        assert!((got - want).abs() < 1e-8, "{x}: {got} vs {want}");
+    }
+    let got = slope(&|t: f64| (5.0 * t).exp(), 3.0, h);
+    assert!((got / (5.0 * 15f64.exp()) - 1.0).abs() < 1e-8, "{got}");
+    // Near, not at, a pole the slope exists: d/dx 1/x = −1/x² = −400 at 0.05.
+    assert!((slope(&|t| 1.0 / t, 0.05, h) + 400.0).abs() < 1e-3);
+    // At the pole, the jump and the corner: undefined (today: 1e10, 50000, 0).
+    assert!(slope(&|t| 1.0 / t, 0.0, h).is_nan());
+    assert!(slope(&|t| 1.0 / (t * t), 0.0, h).is_nan());
+    assert!(slope(&f64::floor, 2.0, h).is_nan());
+    assert!(slope(&f64::abs, 0.0, h).is_nan());
+    assert!(slope(&|t: f64| t.sqrt(), 0.0, h).is_nan());
+    // Away from the jump, floor is flat.
+    assert_eq!(slope(&f64::floor, 2.5, h), 0.0);
 }
 
 #[test]

@@ -64,7 +64,9 @@ pub trait Put {
     fn u(&mut self, n: usize) -> &mut Self;
     /// A signed whole number.
     fn i(&mut self, n: i64) -> &mut Self;
-    /// `x` with `decimals` places, without `-0` (as [`crate::svg::num`]).
+    /// `x` with `decimals` places for the reader: without `-0`, with a true minus sign
+    /// (`−`, U+2212, as the book's typeset math), "undefined" for NaN and "overflow"
+    /// for ±∞ (as [`crate::svg::num`]). Never for attribute values a program reads.
     fn n(&mut self, x: f64, decimals: usize) -> &mut Self;
     /// An SVG coordinate: 2 places, trailing zeros trimmed (as [`crate::svg::coord`]).
     fn c(&mut self, x: f64) -> &mut Self;
@@ -72,8 +74,10 @@ pub trait Put {
     fn g(&mut self, x: f64) -> &mut Self;
     /// Text or a whole number, as is (see [`Piece`]).
     fn p<T: Piece>(&mut self, piece: T) -> &mut Self;
-    /// As [`Put::n`], with a true minus sign (`−`).
+    /// As [`Put::n`] (kept for the plot's code).
     fn m(&mut self, x: f64, decimals: usize) -> &mut Self;
+    /// Shortest text of `x` for the reader, as [`Put::g`] with a true minus sign.
+    fn r(&mut self, x: f64) -> &mut Self;
 }
 
 /// What [`Put::p`] writes as is: text and whole numbers (never floats, which need a
@@ -169,8 +173,15 @@ impl Put for String {
     }
 
     fn n(&mut self, x: f64, decimals: usize) -> &mut Self {
+        if x.is_nan() {
+            return self.s("undefined");
+        }
+        if x.is_infinite() {
+            return self.s("overflow");
+        }
+        let start = self.len();
         push_fixed(self, x, decimals, false);
-        self
+        true_minus(self, start)
     }
 
     fn c(&mut self, x: f64) -> &mut Self {
@@ -199,13 +210,22 @@ impl Put for String {
     }
 
     fn m(&mut self, x: f64, decimals: usize) -> &mut Self {
-        let mut t = String::new();
-        t.n(x, decimals);
-        match t.strip_prefix('-') {
-            Some(digits) => self.s("−").s(digits),
-            None => self.s(&t),
-        }
+        self.n(x, decimals)
     }
+
+    fn r(&mut self, x: f64) -> &mut Self {
+        let start = self.len();
+        self.push_str(&fmt_num(x));
+        true_minus(self, start)
+    }
+}
+
+/// Replaces a leading `-` at byte `start` of `out` by `−` (U+2212).
+fn true_minus(out: &mut String, start: usize) -> &mut String {
+    if out.as_bytes().get(start) == Some(&b'-') {
+        out.replace_range(start..start + 1, "−");
+    }
+    out
 }
 
 /// Number of characters (Unicode scalar values) in `s`.

@@ -252,7 +252,7 @@ impl Gd1d {
         put!(out;
             "<svg class=\"mc-w-svg mc-w-gd1d-svg\" viewBox=\"0 0 " c(VIEW_W) " " c(VIEW_H)
             "\" role=\"img\" aria-labelledby=\"" p(id) "-svg-title\">" "<title id=\"" p(id)
-            "-svg-title\">Graph of " p(self.formula()) " for x from " c(XMIN) " to " c(XMAX)
+            "-svg-title\">Graph of " p(self.formula()) " for x from " r(XMIN) " to " r(XMAX)
             ", with the descent path: step " p(self.t()) ", x = " n(x, 3) ", f(x) = " n(fx, 3)
             "</title>" "<defs><clipPath id=\"" p(id) "-clip\"><rect x=\"" c(LEFT) "\" y=\"" c(TOP)
             "\" width=\"" c(RIGHT - LEFT) "\" height=\"" c(BOTTOM - TOP) "\"/></clipPath></defs>"
@@ -508,10 +508,10 @@ mod tests {
         let w = widget("{}");
         let html = w.render("g");
         assert_eq!(value_of(&html, "t"), "0");
-        assert_eq!(value_of(&html, "x"), "-1.000");
+        assert_eq!(value_of(&html, "x"), "−1.000");
         // f(−1) = 9 + 0.5 sin(−3) = 9 − 0.0706 = 8.929; f'(−1) = −6 + 1.5 cos 3 = −7.485.
         assert_eq!(value_of(&html, "fx"), "8.929");
-        assert_eq!(value_of(&html, "dfx"), "-7.485");
+        assert_eq!(value_of(&html, "dfx"), "−7.485");
         assert_eq!(value_of(&html, "status"), "ready");
         // Next: −1 − 0.1·(−7.485) = −0.2515 → −0.251 or −0.252 after rounding.
         let next = -1.0 - 0.1 * df(-1.0, 0.5);

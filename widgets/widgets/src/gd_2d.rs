@@ -412,7 +412,7 @@ mod tests {
         let w = widget("{}");
         let html = w.render("v");
         assert_eq!(value_of(&html, "t"), "0");
-        assert_eq!(value_of(&html, "theta1"), "-2.60");
+        assert_eq!(value_of(&html, "theta1"), "−2.60");
         assert_eq!(value_of(&html, "theta2"), "1.40");
         // L = ½(1·2.6² + 20·1.4²) = ½(6.76 + 39.2) = 22.98.
         assert_eq!(value_of(&html, "loss"), "22.9800");
@@ -437,8 +437,8 @@ mod tests {
         let [t1, t2] = w.theta();
         assert!((t1 + 2.392).abs() < 1e-12 && (t2 + 0.84).abs() < 1e-12);
         let html = w.render("v");
-        assert_eq!(value_of(&html, "theta1"), "-2.39");
-        assert_eq!(value_of(&html, "theta2"), "-0.84");
+        assert_eq!(value_of(&html, "theta1"), "−2.39");
+        assert_eq!(value_of(&html, "theta2"), "−0.84");
         // L = ½(2.392² + 20·0.84²) = ½(5.721664 + 14.112) = 9.916832.
         assert_eq!(value_of(&html, "loss"), "9.9168");
         // Crossed the valley floor, more across than along: zig-zag.

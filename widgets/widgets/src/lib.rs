@@ -121,6 +121,12 @@ pub trait Widget: Sized {
     fn live_params(&self) -> Option<Params> {
         None
     }
+
+    /// What the build should warn the author about (located like errors): parameters
+    /// that are valid but will not show what was probably meant.
+    fn warnings(&self) -> Vec<ParamError> {
+        Vec::new()
+    }
 }
 
 macro_rules! widgets {
@@ -166,6 +172,13 @@ macro_rules! widgets {
             pub fn update(&mut self, event: &Event) -> bool {
                 match self {
                     $(AnyWidget::$variant(w) => w.update(event),)*
+                }
+            }
+
+            /// See [`Widget::warnings`].
+            pub fn warnings(&self) -> Vec<ParamError> {
+                match self {
+                    $(AnyWidget::$variant(w) => w.warnings(),)*
                 }
             }
 

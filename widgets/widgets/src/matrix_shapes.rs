@@ -8,7 +8,7 @@
 //! a `new-numbers` button; result cells carry `data-hover="cell-i-j"` (0-based row i,
 //! column j) and `tabindex="0"`.
 //!
-//! `data-value` names: `exists` (yes / no), `shape` (e.g. `2×2`, or `undefined`),
+//! `data-value` names: `exists` (yes / no), `shape` (e.g. `2×2`, or `none` when AB is not defined),
 //! `ab-i-j` (each result cell, 0-based), `cell-terms` (the expanded sum) and `cell-sum`
 //! (its value) while a cell is hovered.
 //!
@@ -257,7 +257,8 @@ impl MatrixShapes {
                 "(A has n = " p(n) " columns but B has p = " p(p) " rows, " p(n) " ≠ " p(p)
                 "); a row of A has " p(n) " numbers and a column of B has " p(p) ", "
                 "so they cannot be paired up.</dd></div>"
-                "<div><dt>Shape of AB</dt><dd><strong data-value=\"shape\">undefined</strong> <span class=\"mc-w-note\">(to fix it, give B "
+                "<div><dt>Shape of AB</dt><dd><strong data-value=\"shape\">none</strong>: AB is not defined, "
+                "because A has " p(n) " columns and B has " p(p) " rows <span class=\"mc-w-note\">(to define it, give B "
                 p(n) " rows or give A " p(p) " columns)</span></dd></div>"
             );
             if q == m {
@@ -471,7 +472,13 @@ mod tests {
         let w = widget(r#"{"a":[2,3],"b":[2,2]}"#);
         let html = w.render("m");
         assert_eq!(value(&html, "exists"), "no");
-        assert_eq!(value(&html, "shape"), "undefined");
+        assert_eq!(value(&html, "shape"), "none");
+        // Says what is meant, not a bare "undefined" that reads like a bug.
+        assert!(
+            html.contains("AB is not defined, because A has 3 columns and B has 2 rows"),
+            "{html}"
+        );
+        assert!(!html.contains(">undefined<"), "{html}");
         assert!(
             html.contains("A has n = 3 columns but B has p = 2 rows, 3 ≠ 2"),
             "{html}"

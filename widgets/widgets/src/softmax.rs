@@ -542,12 +542,12 @@ mod tests {
         assert!(html.contains("id=\"s-score-1-note\" aria-live=\"polite\"></span>"));
         input(&mut w, "score-1", "-12");
         assert_eq!(w.scores[1], -10.0);
-        assert!(w.render("s").contains(">at least −10: -10 is used</span>"));
+        assert!(w.render("s").contains(">at least −10: −10 is used</span>"));
         assert!(!w.render("s").contains(">at most 10"), "one note at a time");
         // An emptied field keeps the score, and says so.
         assert!(input(&mut w, "score-1", ""));
         assert_eq!(w.scores[1], -10.0);
-        assert!(w.render("s").contains(">empty: -10 is still used</span>"));
+        assert!(w.render("s").contains(">empty: −10 is still used</span>"));
         input(&mut w, "score-1", "1.26");
         assert_eq!(w.scores[1], 1.3);
         assert!(w.render("s").contains(">one decimal: 1.3 is used</span>"));

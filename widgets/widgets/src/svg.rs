@@ -53,7 +53,7 @@ pub fn push_field_note(out: &mut String, id: &str, name: &str, note: &str) {
 /// The text of a field note: `why`, then the value used ("at most 10: 10 is used"), or
 /// "is still used" when the typed text was not a number at all.
 pub fn field_note(why: &str, used: f64, kept: bool) -> String {
-    text!(s(why) ": " g(used) s(if kept { " is still used" } else { " is used" }))
+    text!(s(why) ": " r(used) s(if kept { " is still used" } else { " is used" }))
 }
 
 /// A button that sends `action`, appended to `out`.

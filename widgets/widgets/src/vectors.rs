@@ -1,6 +1,6 @@
 //! Widget 1 — vectors and the dot product: drag two arrow tips (or use the sliders or
 //! arrow keys); shows the dashed projection of a onto b, a·b with its expanded sum,
-//! both lengths, cos θ, and the angle with a word (aligned / perpendicular / opposed).
+//! both lengths, cos φ, and the angle with a word (aligned / perpendicular / opposed).
 
 
 use mathcourse_core::vector::{self, AngleWord};
@@ -59,7 +59,9 @@ impl Vectors {
         let na = vector::norm(a).unwrap_or(0.0);
         let nb = vector::norm(b).unwrap_or(0.0);
         let mut out = String::new();
-        let expansion = text!("(" c(self.a[0]) ")(" c(self.b[0]) ") + (" c(self.a[1]) ")(" c(self.b[1]) ")");
+        // Reader text: a true minus sign, as in the book's math.
+        let v = |x: f64| text!(c(x)).replacen('-', "−", 1);
+        let expansion = text!("(" p(v(self.a[0])) ")(" p(v(self.b[0])) ") + (" p(v(self.a[1])) ")(" p(v(self.b[1])) ")");
         put!(out;
             "<dl class=\"mc-w-readouts\" id=\"" p(id) "-readouts\" aria-live=\"polite\">"
             "<div><dt>a · b</dt><dd><span class=\"mc-w-expansion\">" p(expansion)
@@ -77,14 +79,14 @@ impl Vectors {
                     "zero"
                 };
                 put!(out;
-                    "<div><dt>cos θ</dt><dd data-value=\"cos\">" n(cos, 3) "</dd></div>"
-                    "<div><dt>angle θ</dt><dd><span data-value=\"angle\">" n(angle, 0)
+                    "<div><dt>cos φ</dt><dd data-value=\"cos\">" n(cos, 3) "</dd></div>"
+                    "<div><dt>angle φ</dt><dd><span data-value=\"angle\">" n(angle, 0)
                     "°</span> · <span data-value=\"word\">" p(graded(angle, word))
                     "</span> <span class=\"mc-w-note\">(a · b is " p(sign) ")</span></dd></div>"
                 );
             }
             _ => {
-                out.push_str("<div><dt>cos θ</dt><dd data-value=\"cos\">undefined</dd></div><div><dt>angle θ</dt><dd data-value=\"angle\">undefined: a zero vector has no direction</dd></div>");
+                out.push_str("<div><dt>cos φ</dt><dd data-value=\"cos\">undefined</dd></div><div><dt>angle φ</dt><dd data-value=\"angle\">undefined: a zero vector has no direction</dd></div>");
             }
         }
         out.push_str("</dl>");
@@ -253,6 +255,16 @@ mod tests {
         assert!(html.contains("<span data-value=\"norm-a\">3.16</span>, <span data-value=\"norm-b\">3.35</span>"));
         assert!(html.contains("<dd data-value=\"cos\">0.707</dd>"));
         assert!(html.contains("<span data-value=\"angle\">45°</span> · <span data-value=\"word\">aligned</span>"));
+    }
+
+    #[test]
+    fn angle_is_phi_and_negatives_use_a_true_minus() {
+        // The course calls the angle φ (θ is the parameters), and writes − (U+2212).
+        let html = widget(r#"{"a":[-2,1],"b":[1.5,-3]}"#).render("w1");
+        assert!(html.contains("<dt>cos φ</dt>") && html.contains("<dt>angle φ</dt>"), "{html}");
+        assert!(!html.contains('θ'), "{html}");
+        assert!(html.contains("(−2)(1.5) + (1)(−3) =</span> <strong data-value=\"dot\">−6.00</strong>"), "{html}");
+        assert!(html.contains("<dd data-value=\"cos\">−0.800</dd>"), "{html}");
     }
 
     #[test]

@@ -378,7 +378,7 @@ pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
                     line,
                     None,
                     format!("`{}` is not a finite number", def.name),
-                    "division by zero, or a function outside its domain (ln 0, sqrt of a negative number)".into(),
+                    env.fault.unwrap_or(eval::DOMAIN).into(),
                     "check the inputs of this line".into(),
                 ));
             }
@@ -743,7 +743,7 @@ pub fn role(cx: &Cx, content: &str, whole: Range<usize>) -> Result<String, Diagn
                 place(0..left.trim_end().len()),
                 "this `{calc}` expression is not a finite number",
             )
-            .with_label("division by zero, or a function outside its domain")
+            .with_label(env.fault.unwrap_or(eval::DOMAIN))
             .with_hint(hint));
     }
     for (n, c) in nums.iter().zip(&computed) {

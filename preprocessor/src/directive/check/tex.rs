@@ -103,6 +103,7 @@ fn raw(e: &Expr) -> String {
                 Function::Cos => format!("\\cos{}", paren(&arg)),
                 Function::Tan => format!("\\tan{}", paren(&arg)),
                 Function::Tanh => format!("\\tanh{}", paren(&arg)),
+                Function::Atan => format!("\\arctan{}", paren(&arg)),
                 Function::Exp => format!("\\exp{}", paren(&arg)),
                 Function::Ln => format!("\\ln{}", paren(&arg)),
                 Function::Log => format!("\\log{}", paren(&arg)),

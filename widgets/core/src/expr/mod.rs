@@ -23,9 +23,9 @@
 //! ```
 //!
 //! Numbers: `3`, `0.5`, `.5`, `1e-3`, `2.5E+2`. Constants: `pi` (or `π`) and
-//! `e`. Functions: `sin cos tan exp ln log log2 log10 sqrt abs tanh floor ceil`
-//! (`log` is the natural logarithm); the general form adds `min(a, b, …)` and
-//! `max(a, b, …)`. Every other name is a variable. `**` is accepted
+//! `e`. Functions: `sin cos tan atan exp ln log log2 log10 sqrt abs tanh floor
+//! ceil` (`log` is the natural logarithm); the general form adds `min(a, b, …)` and
+//! `max(a, b, …)` (and the plot's compiler `atan2(y, x)`). Every other name is a variable. `**` is accepted
 //! for `^`, `·`/`×` for `*` and `−` (U+2212) for `-`, so text pasted from a
 //! formula or from Python parses too. Parse errors carry the byte position of
 //! the problem in the input.
@@ -153,6 +153,8 @@ pub enum Function {
     Tan,
     /// hyperbolic tangent
     Tanh,
+    /// inverse tangent (radians, in (−π/2, π/2))
+    Atan,
     /// eˣ
     Exp,
     /// natural logarithm, written `ln`
@@ -175,10 +177,11 @@ pub enum Function {
 
 impl Function {
     /// Every function, in the order the documentation lists them.
-    pub const ALL: [Function; 13] = [
+    pub const ALL: [Function; 14] = [
         Function::Sin,
         Function::Cos,
         Function::Tan,
+        Function::Atan,
         Function::Exp,
         Function::Ln,
         Function::Log,
@@ -198,6 +201,7 @@ impl Function {
             Function::Cos => "cos",
             Function::Tan => "tan",
             Function::Tanh => "tanh",
+            Function::Atan => "atan",
             Function::Exp => "exp",
             Function::Ln => "ln",
             Function::Log => "log",
@@ -222,6 +226,7 @@ impl Function {
             Function::Cos => x.cos(),
             Function::Tan => x.tan(),
             Function::Tanh => x.tanh(),
+            Function::Atan => x.atan(),
             Function::Exp => x.exp(),
             Function::Ln | Function::Log => x.ln(),
             Function::Log2 => x.log2(),

@@ -14,7 +14,7 @@ use crate::{ParamError, Params};
 
 /// The top-level keys.
 const KEYS: &[&str] = &[
-    "x", "y", "params", "curves", "points", "lines", "areas", "tangents", "readouts",
+    "x", "y", "labels", "params", "curves", "points", "lines", "areas", "tangents", "readouts",
 ];
 const PARAM_KEYS: &[&str] = &["value", "range", "step", "label"];
 const CURVE_KEYS: &[&str] = &["expr", "style", "label"];
@@ -22,7 +22,14 @@ const STYLES: &[&str] = &["solid", "dashed", "dotted", "hidden"];
 /// Most sliders, curves, and items of every other list.
 const MAX_ITEMS: usize = 12;
 /// Expressions a hint lists.
-const GRAMMAR: &str = "expressions use numbers, + - * / ^, parentheses, pi, e, the functions sin cos tan exp ln log log2 log10 sqrt abs tanh floor ceil min max, the parameters and earlier named curves";
+const GRAMMAR: &str = "expressions use numbers, + - * / ^, parentheses, pi, e, the functions sin cos tan atan atan2 exp ln log log2 log10 sqrt abs tanh floor ceil min max, the parameters and earlier named curves";
+/// Functions built in besides [`Function::ALL`] (of several arguments).
+const SEVERAL: &[&str] = &["min", "max", "atan2"];
+/// Largest size of a slider's ends: beyond it `max − min` and its hundredth lose
+/// meaning (and ±1e308 would overflow to ∞).
+const SLIDER_LIMIT: f64 = 1e12;
+/// Most stops a slider may have.
+const MAX_STOPS: f64 = 100_000.0;
 
 fn err(param: &str, message: String, place: Place) -> ParamError {
     ParamError::new(param, message).at(place)
@@ -76,6 +83,11 @@ struct Compiler {
     costs: Vec<u64>,
     /// Functions drawn (not `hidden`): the automatic y window looks at these.
     shown: Vec<bool>,
+    /// Each function's variable, and its name when named (for the axis labels).
+    vars: Vec<(String, Option<String>)>,
+    /// Heights of points and horizontal lines that depend on the parameters only: the
+    /// automatic y window holds them too.
+    heights: Vec<Program>,
     slots: Vec<f64>,
 }
 
@@ -85,6 +97,14 @@ struct Compiler {
 const MAX_COST: u64 = 2000;
 
 impl Compiler {
+    /// Keeps `p` for the automatic y window when it uses parameters only (values of
+    /// areas and slopes are known at the starting values alone).
+    fn keep_height(&mut self, p: &Program, params: usize) {
+        if p.ops.iter().all(|op| !matches!(op, Op::Slot(s) if usize::from(*s) >= params)) {
+            self.heights.push(p.clone());
+        }
+    }
+
     /// Operations of one evaluation of `p`, with the costs of the functions it calls.
     fn cost(&self, p: &Program) -> u64 {
         p.ops
@@ -153,16 +173,35 @@ impl Compiler {
         // Unknown names first, each located, with a suggestion.
         let uses = expr::name_uses(text).unwrap_or_default();
         for u in uses.iter().filter(|u| u.position >= body_start) {
-            if self.lookup(&u.name, u.called, var).is_some() {
+            if self.lookup(&u.name, u.called, var).is_some() || (u.called && u.name == "atan2") {
                 continue;
             }
+            if u.called && self.lookup(&u.name, false, var).is_some() {
+                // `2x(3)`: a value (or the curve's variable) followed by `(`.
+                let what = if var == Some(u.name.as_str()) { "the curve's variable" } else { "a value" };
+                return Err(err(
+                    site.param,
+                    format!("{}: `{}` is {what}, not a function", site.what, u.name),
+                    at(u.position, u.name.len(), "not a function", format!("to multiply, write `{}*(…)`", u.name)),
+                ));
+            }
             let known = self.known(var);
-            let mut hint = did_you_mean(&u.name, known.iter().map(String::as_str));
+            let functions: Vec<&str> = Function::ALL.iter().map(|f| f.name()).chain(SEVERAL.iter().copied()).collect();
+            // A call is most likely a misspelt function; a bare name, a parameter.
+            let mut hint = if u.called {
+                did_you_mean(&u.name, functions.iter().copied().chain(known.iter().map(String::as_str)))
+            } else {
+                did_you_mean(&u.name, known.iter().map(String::as_str))
+            };
             if known.is_empty() {
                 hint.push_str("no names are defined here");
             } else {
                 hint.push_str("names here: ");
                 hint.push_str(&known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "));
+            }
+            if u.called {
+                hint.push_str("; functions: ");
+                hint.push_str(&functions.join(", "));
             }
             if u.name == "x" && var.is_none() {
                 hint.push_str(" (x is the variable of curves only; here write a number or a parameter)");
@@ -179,7 +218,7 @@ impl Compiler {
                 let message = match e {
                     CompileError::Unknown { name, .. } => format!("unknown name `{name}`"),
                     CompileError::Shape(m) => m,
-                    CompileError::TooLarge => "the expression is too long".into(),
+                    CompileError::TooLarge => too_large(&parsed),
                 };
                 err(
                     site.param,
@@ -232,7 +271,8 @@ fn check_name(c: &Compiler, name: &str, param: &str, place: Place) -> Result<(),
     let ident = name.chars().next().is_some_and(|ch| ch.is_ascii_alphabetic())
         && name.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_');
     let builtin = Function::from_name(name).is_some()
-        || ["pi", "e", "min", "max", "x"].contains(&name);
+        || ["pi", "e", "x"].contains(&name)
+        || SEVERAL.contains(&name);
     let message = if !ident {
         format!("`{name}` is not a usable name: use letters, digits and `_`, starting with a letter")
     } else if builtin {
@@ -291,18 +331,84 @@ fn items<'a>(params: &'a Params, key: &str) -> Result<&'a [Value], ParamError> {
 }
 
 fn range_of(params: &Params, key: &str, default: Option<(f64, f64)>) -> Result<Option<(f64, f64)>, ParamError> {
-    if matches!(params.get(key), None | Some(Value::Null)) {
-        return Ok(default);
+    let list = match params.get(key) {
+        None | Some(Value::Null) => return Ok(default),
+        Some(Value::List(l)) if l.len() == 2 => l,
+        Some(_) => {
+            return Err(err(
+                key,
+                "expected `[min, max]`".into(),
+                keyed(&[], "not two numbers", "write e.g. `[-5, 5]` or `[0, 2 pi]`"),
+            ))
+        }
+    };
+    let mut v = [0.0; 2];
+    for (i, item) in list.iter().enumerate() {
+        let what = format!("entry {}", i + 1);
+        v[i] = constant(item, key, &[], &what)?;
+        if v[i].abs() > 1e9 {
+            return Err(err(
+                key,
+                format!("{what} is {}, outside -1e9..1e9", fmt_num(v[i])),
+                keyed(&[], "too large", "a window is at most 1e9 from 0"),
+            ));
+        }
     }
-    let v = params.nums(key, &[], (2, 2), (-1e9, 1e9))?;
     if v[0] >= v[1] {
         return Err(err(
             key,
-            format!("the range's min {} is not below its max {}", fmt_num(v[0]), fmt_num(v[1])),
+            if v[0] == v[1] {
+                format!("the range's min and max are both {}: a window needs min < max", fmt_num(v[0]))
+            } else {
+                format!("the range's min {} is above its max {}", fmt_num(v[0]), fmt_num(v[1]))
+            },
             keyed(&[], "min must be below max", "write `[min, max]` with min < max"),
         ));
     }
     Ok(Some((v[0], v[1])))
+}
+
+/// A number written as a number or as an expression of numbers, `pi` and `e`
+/// (`2 pi`, `pi/4`), for an axis range or a slider; `keys` and `what` locate errors.
+fn constant(v: &Value, param: &str, keys: &[&str], what: &str) -> Result<f64, ParamError> {
+    let text = match v {
+        Value::Num(x) if x.is_finite() => return Ok(*x),
+        Value::Text(t) => t.clone(),
+        other => {
+            return Err(err(
+                param,
+                format!("{what} should be a number, found {}", other.describe()),
+                keyed(keys, "not a number", "write a number, or an expression of numbers, `pi` and `e` such as `2 pi`"),
+            ))
+        }
+    };
+    let empty = Compiler {
+        names: Vec::new(),
+        funcs: Vec::new(),
+        costs: Vec::new(),
+        shown: Vec::new(),
+        vars: Vec::new(),
+        heights: Vec::new(),
+        slots: Vec::new(),
+    };
+    let site = Site { param, keys: keys.iter().map(|k| k.to_string()).collect(), what: what.into() };
+    let program = empty.expr(&text, None, &site).map_err(|mut e| {
+        if let Some(p) = e.place.as_mut() {
+            if e.message.contains("unknown name") {
+                p.hint = "only numbers, `pi` and `e` here: parameters and curves are not known yet".into();
+            }
+        }
+        e
+    })?;
+    let value = program.eval(0.0, &[], &[]);
+    if !value.is_finite() {
+        return Err(err(
+            param,
+            format!("{what}, `{text}`, is {}", if value.is_nan() { "undefined" } else { "too large (overflow)" }),
+            Place { keys: site.keys.clone(), text: Some(text.clone()), label: "not a finite number".into(), hint: "write a number".into(), ..Place::default() },
+        ));
+    }
+    Ok(value)
 }
 
 fn ops_value(p: &Program) -> Value {
@@ -326,6 +432,7 @@ fn ops_value(p: &Program) -> Value {
                     .into(),
                 ),
                 Op::Fn(f) => Value::Text(f.name().into()),
+                Op::Atan2 => Value::Text("atan2".into()),
                 // n-ary min/max: n − 1 binary ones (the operands are already on the stack).
                 Op::Min(n) => return vec![Value::Text("min".into()); usize::from(n).saturating_sub(1)],
                 Op::Max(n) => return vec![Value::Text("max".into()); usize::from(n).saturating_sub(1)],
@@ -353,8 +460,11 @@ fn mark(kind: u8, f: usize, p: usize, a: Option<&Program>, b: Option<&Program>, 
     ])
 }
 
-/// The author's parameters → the live form.
-pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
+/// The live form (see the parent module), entry by entry.
+pub type Live = Vec<(String, Value)>;
+
+/// The author's parameters → the live form, and the warnings for the build.
+pub fn compile(params: &Params) -> Result<(Live, Vec<ParamError>), ParamError> {
     params.only(KEYS)?;
     let x = range_of(params, "x", Some((-5.0, 5.0)))?.unwrap_or((-5.0, 5.0));
     let y = range_of(params, "y", None)?;
@@ -363,6 +473,8 @@ pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
         funcs: Vec::new(),
         costs: Vec::new(),
         shown: Vec::new(),
+        vars: Vec::new(),
+        heights: Vec::new(),
         slots: Vec::new(),
     };
     let mut live_params = Vec::new();
@@ -450,8 +562,10 @@ pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
                 hint: "give the curve another name".into(),
                 ..Place::default()
             })?;
+            c.vars.push((var, Some(def.name.clone())));
             (Some(def.name), p)
         } else {
+            c.vars.push(("x".into(), None));
             (None, c.expr(&text, Some("x"), &site)?)
         };
         // Undefined everywhere in the window?
@@ -557,6 +671,7 @@ pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
             progs.push(c.expr(t, None, &site)?);
         }
         marks.push(mark(1, 0, 0, Some(&progs[0]), Some(&progs[1]), 0, label));
+        c.keep_height(&progs[1], live_params.len());
     }
     for (i, item) in items(params, "lines")?.iter().enumerate() {
         let what = format!("line {}", i + 1);
@@ -578,6 +693,9 @@ pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
         };
         let site = Site { param: "lines", keys: Vec::new(), what: what.clone() };
         let p = c.expr(&t, None, &site)?;
+        if axis == "y" {
+            c.keep_height(&p, live_params.len());
+        }
         marks.push(mark(if axis == "x" { 2 } else { 3 }, 0, 0, Some(&p), None, 0, label));
     }
     let mut readouts = Vec::new();
@@ -588,19 +706,25 @@ pub fn compile(params: &Params) -> Result<Vec<(String, Value)>, ParamError> {
         };
         readouts.push(Value::List(readout(&c, &t, &what)?));
     }
+    let mut warnings = Vec::new();
     let y = match y {
-        Some(y) => y,
-        None => auto_y(&c, x),
+        Some(y) => {
+            warnings.extend(leaves_window(&c, x, y, &live_params));
+            y
+        }
+        None => auto_y(&c, x, &live_params),
     };
+    let labels = axis_labels(params, &c)?;
     let pair = |(a, b): (f64, f64)| Value::List(vec![Value::Num(a), Value::Num(b)]);
-    Ok(vec![
+    Ok((vec![
         ("x".into(), pair(x)),
         ("y".into(), pair(y)),
         ("params".into(), Value::List(live_params)),
         ("funcs".into(), Value::List(c.funcs.iter().map(ops_value).collect())),
         ("marks".into(), Value::List(marks)),
         ("readouts".into(), Value::List(readouts)),
-    ])
+        ("labels".into(), Value::List(vec![Value::Text(labels.0), Value::Text(labels.1)])),
+    ], warnings))
 }
 
 /// One slider: [_, value, min, max, step].
@@ -613,24 +737,37 @@ fn slider(c: &Compiler, name: &str, v: &Value) -> Result<[f64; 5], ParamError> {
     let number = |key: &str| -> Result<Option<f64>, ParamError> {
         match map_get(m, key) {
             None | Some(Value::Null) => Ok(None),
-            Some(Value::Num(x)) if x.is_finite() => Ok(Some(*x)),
-            Some(other) => Err(err("params", format!("parameter `{name}`: `{key}` must be a number, found {}", other.describe()), keyed(&[name, key], "not a number", ""))),
+            Some(v) => constant(v, "params", &[name, key], &format!("parameter `{name}`: `{key}`")).map(Some),
         }
     };
     let range = match map_get(m, "range") {
-        Some(Value::List(l)) if l.len() == 2 => match (&l[0], &l[1]) {
-            (Value::Num(a), Value::Num(b)) if a.is_finite() && b.is_finite() => (*a, *b),
-            _ => return Err(err("params", format!("parameter `{name}`: `range` must be two numbers"), keyed(&[name, "range"], "here", "write `range: [min, max]`"))),
-        },
+        Some(Value::List(l)) if l.len() == 2 => {
+            let what = format!("parameter `{name}`: `range`");
+            (constant(&l[0], "params", &[name, "range"], &what)?, constant(&l[1], "params", &[name, "range"], &what)?)
+        }
         _ => return Err(err("params", format!("parameter `{name}`: `range: [min, max]` is missing or not two numbers"), keyed(&[name], "here", "write `range: [min, max]`"))),
     };
+    if range.0.abs() > SLIDER_LIMIT || range.1.abs() > SLIDER_LIMIT {
+        return Err(err("params", format!("parameter `{name}`: the range {}..{} reaches beyond ±1e12", fmt_num(range.0), fmt_num(range.1)), keyed(&[name, "range"], "too large", "a slider's ends lie within -1e12..1e12; rescale the parameter (e.g. thousands instead of units)")));
+    }
     if range.0 >= range.1 {
-        return Err(err("params", format!("parameter `{name}`: the range's min {} is above its max {}", fmt_num(range.0), fmt_num(range.1)), keyed(&[name, "range"], "min must be below max", "write `range: [min, max]` with min < max")));
+        let message = if range.0 == range.1 {
+            format!("parameter `{name}`: the range's min and max are both {}: a slider needs min < max", fmt_num(range.0))
+        } else {
+            format!("parameter `{name}`: the range's min {} is above its max {}", fmt_num(range.0), fmt_num(range.1))
+        };
+        return Err(err("params", message, keyed(&[name, "range"], "min must be below max", "write `range: [min, max]` with min < max")));
     }
     let span = range.1 - range.0;
     let step = number("step")?.unwrap_or(span / 100.0);
+    if step <= 0.0 {
+        return Err(err("params", format!("parameter `{name}`: the step must be above 0, found {}", fmt_num(step)), keyed(&[name, "step"], "not above 0", format!("the range spans {}; a step such as {} divides it", fmt_num(span), fmt_num(dividing_step(span, span / 100.0))))));
+    }
     let count = span / step;
-    if step.is_nan() || step <= 0.0 || (count - count.round()).abs() > 1e-6 * count.max(1.0) || count.round() > 100_000.0 {
+    if count.round() > MAX_STOPS {
+        return Err(err("params", format!("parameter `{name}`: the step {} is too small: it cuts the range {}..{} into more than 100000 steps", fmt_num(step), fmt_num(range.0), fmt_num(range.1)), keyed(&[name, "step"], "too small", format!("use a step of at least {} (the range spans {}), such as {}", fmt_num(span / MAX_STOPS), fmt_num(span), fmt_num(dividing_step(span, span / 100.0))))));
+    }
+    if (count - count.round()).abs() > 1e-6 * count.max(1.0) {
         return Err(err("params", format!("parameter `{name}`: the step {} does not divide the range {}..{} into whole steps", fmt_num(step), fmt_num(range.0), fmt_num(range.1)), keyed(&[name, "step"], "does not divide the range", format!("the range spans {}; a step such as {} divides it", fmt_num(span), fmt_num(dividing_step(span, step))))));
     }
     let value = number("value")?.unwrap_or(range.0 + span / 2.0);
@@ -733,32 +870,191 @@ fn readout(c: &Compiler, t: &str, what: &str) -> Result<Vec<Value>, ParamError> 
     Ok(pieces)
 }
 
-/// A y window from the curves at the initial parameters: the central 96 % of their
-/// values (a pole's huge values do not flatten the rest), padded by 8 %.
-fn auto_y(c: &Compiler, x: (f64, f64)) -> (f64, f64) {
-    let mut ys = Vec::new();
-    for (f, p) in c.funcs.iter().enumerate() {
-        if !c.shown.get(f).copied().unwrap_or(true) {
-            continue;
-        }
-        for k in 0..=400 {
-            let t = x.0 + (x.1 - x.0) * k as f64 / 400.0;
-            let v = p.eval(t, &c.slots, &c.funcs[..f]);
-            if v.is_finite() {
-                ys.push(v);
+/// The axis labels: `labels: {x: …, y: …}` as written; by default the curves' variable
+/// on x (`θ` when every named curve is `f(θ) = …`, else `x`) and, when one curve is
+/// drawn and named, `f(θ)` on y.
+fn axis_labels(params: &Params, c: &Compiler) -> Result<(String, String), ParamError> {
+    let shown: Vec<&(String, Option<String>)> = c.vars.iter().zip(&c.shown).filter(|(_, s)| **s).map(|(v, _)| v).collect();
+    let var = match c.vars.first() {
+        Some((v, _)) if c.vars.iter().all(|(w, _)| w == v) => v.clone(),
+        _ => "x".to_string(),
+    };
+    let y = match shown.as_slice() {
+        [(v, Some(name))] => format!("{name}({v})"),
+        _ => String::new(),
+    };
+    let (mut lx, mut ly) = (var, y);
+    match params.get("labels") {
+        None | Some(Value::Null) => {}
+        Some(Value::Map(m)) => {
+            unknown_keys(m, &["x", "y"], "labels", &[])?;
+            if let Some(t) = map_get(m, "x").and_then(text_of) {
+                lx = t;
+            }
+            if let Some(t) = map_get(m, "y").and_then(text_of) {
+                ly = t;
             }
         }
+        Some(_) => {
+            return Err(err("labels", "expected `{x: …, y: …}`".into(), keyed(&[], "not a map", "write e.g. `labels: {x: θ, y: loss}`")))
+        }
     }
-    if ys.is_empty() {
+    Ok((lx, ly))
+}
+
+/// One slider setting's y extent: the slider moved and its value (`None` for the
+/// starting values and the corners), lowest and highest y.
+type Extent = (Option<(usize, f64)>, f64, f64);
+
+/// The y extents of what is drawn, per slider setting: the starting values first, then
+/// each slider in turn at five stops across its range, then all sliders at their
+/// minimums and at their maximums. Each setting gives the central 96 % of its curves'
+/// values (a pole's huge values do not flatten the rest) widened to the heights of its
+/// points and horizontal lines, and says which slider moved (`None` for the start and
+/// the corners).
+fn extents(c: &Compiler, x: (f64, f64), live_params: &[Value]) -> Vec<Extent> {
+    let n = live_params.len();
+    let ranges: Vec<(f64, f64)> = live_params
+        .iter()
+        .map(|p| match p {
+            Value::List(l) => match (l.get(2), l.get(3)) {
+                (Some(Value::Num(a)), Some(Value::Num(b))) => (*a, *b),
+                _ => (0.0, 0.0),
+            },
+            _ => (0.0, 0.0),
+        })
+        .collect();
+    let start: Vec<f64> = c.slots.get(..n).unwrap_or(&[]).to_vec();
+    let mut settings = vec![(None, start.clone())];
+    for (i, &(lo, hi)) in ranges.iter().enumerate() {
+        for k in 0..5 {
+            let mut s = start.clone();
+            s[i] = lo + (hi - lo) * f64::from(k) / 4.0;
+            settings.push((Some((i, s[i])), s));
+        }
+    }
+    if n > 1 {
+        settings.push((None, ranges.iter().map(|r| r.0).collect()));
+        settings.push((None, ranges.iter().map(|r| r.1).collect()));
+    }
+    let mut out = Vec::new();
+    for (k, (moved, setting)) in settings.iter().enumerate() {
+        let mut slots = c.slots.clone();
+        slots[..n].copy_from_slice(setting);
+        let samples = if k == 0 { 400 } else { 160 };
+        let mut ys = Vec::new();
+        for (f, p) in c.funcs.iter().enumerate() {
+            if !c.shown.get(f).copied().unwrap_or(true) {
+                continue;
+            }
+            for j in 0..=samples {
+                let t = x.0 + (x.1 - x.0) * j as f64 / samples as f64;
+                let v = p.eval(t, &slots, &c.funcs[..f]);
+                if v.is_finite() {
+                    ys.push(v);
+                }
+            }
+        }
+        let heights: Vec<f64> = c.heights.iter().map(|p| p.eval(0.0, &slots, &c.funcs)).filter(|v| v.is_finite()).collect();
+        if ys.is_empty() && heights.is_empty() {
+            continue;
+        }
+        ys.extend(&heights);
+        ys.sort_by(f64::total_cmp);
+        let q = |p: f64| ys[((ys.len() - 1) as f64 * p).round() as usize];
+        let (mut lo, mut hi) = (q(0.02), q(0.98));
+        // Points and lines are few: each is kept whole, not trimmed as a pole's values.
+        for &h in &heights {
+            lo = lo.min(h);
+            hi = hi.max(h);
+        }
+        out.push((*moved, lo, hi));
+    }
+    out
+}
+
+/// A y window that holds the drawn curves, points and horizontal lines over the
+/// sliders' ranges, not only at the starting values (see [`extents`]), padded by 8 %.
+fn auto_y(c: &Compiler, x: (f64, f64), live_params: &[Value]) -> (f64, f64) {
+    let all = extents(c, x, live_params);
+    let Some((mut lo, mut hi)) = all.iter().map(|e| (e.1, e.2)).reduce(|a, b| (a.0.min(b.0), a.1.max(b.1))) else {
         return (-1.0, 1.0);
-    }
-    ys.sort_by(f64::total_cmp);
-    let q = |p: f64| ys[((ys.len() - 1) as f64 * p).round() as usize];
-    let (mut lo, mut hi) = (q(0.02), q(0.98));
+    };
     if hi - lo < 1e-9 {
         lo -= 1.0;
         hi += 1.0;
     }
     let pad = (hi - lo) * 0.08;
     (lo - pad, hi + pad)
+}
+
+/// With a `y` written: a warning when a slider carries what is drawn out of it though
+/// the starting picture fits (what is outside from the start is the author's framing).
+fn leaves_window(c: &Compiler, x: (f64, f64), y: (f64, f64), live_params: &[Value]) -> Option<ParamError> {
+    let all = extents(c, x, live_params);
+    let (_, lo0, hi0) = *all.first()?;
+    let slack = (y.1 - y.0) * 0.02;
+    let (top_ok, bottom_ok) = (hi0 <= y.1 + slack, lo0 >= y.0 - slack);
+    let worst = all.iter().filter_map(|&(moved, lo, hi)| {
+        let (i, v) = moved?;
+        let over = if top_ok && hi > y.1 + slack { hi - y.1 } else { 0.0 };
+        let under = if bottom_ok && lo < y.0 - slack { y.0 - lo } else { 0.0 };
+        (over > 0.0 || under > 0.0).then_some((i, v, over.max(under), if over >= under { hi } else { lo }))
+    }).max_by(|a, b| a.2.total_cmp(&b.2))?;
+    let (i, v, _, reach) = worst;
+    let name = match live_params.get(i) {
+        Some(Value::List(l)) => text_of(l.first()?)?,
+        _ => return None,
+    };
+    // The window that holds them, with the automatic window's 8 % to spare on the
+    // sides that were short.
+    let (lo, hi) = all.iter().fold(y, |(a, b), e| (a.min(e.1), b.max(e.2)));
+    let pad = (hi - lo) * 0.08;
+    let (lo, hi) = (if lo < y.0 { lo - pad } else { lo }, if hi > y.1 { hi + pad } else { hi });
+    Some(err(
+        "y",
+        format!(
+            "the y window {}..{} cuts what the sliders draw: at {name} = {}, the picture reaches {}",
+            fmt_num(y.0), fmt_num(y.1), fmt_num(round_sig(v)), fmt_num(round_sig(reach))
+        ),
+        keyed(&[], "too small for the sliders' ranges", format!(
+            "write `y: [{}, {}]`, or leave `y` out: the window then holds every slider setting",
+            fmt_num(round_sig(lo)), fmt_num(round_sig(hi))
+        )),
+    ))
+}
+
+/// `v` to 3 significant digits, for messages.
+fn round_sig(v: f64) -> f64 {
+    if v == 0.0 || !v.is_finite() {
+        return v;
+    }
+    let scale = 10f64.powi(2 - v.abs().log10().floor() as i32);
+    (v * scale).round() / scale
+}
+
+/// Which of a curve's two limits `expr` passes, named with its number: more than
+/// [`core_plot::MAX_OPS`] operations, or more than [`core_plot::MAX_STACK`] values held
+/// at once (a deep continued fraction passes that one long before the other).
+fn too_large(expr: &Expr) -> String {
+    fn ops(e: &Expr) -> usize {
+        match e {
+            Expr::Number(_) | Expr::Constant(_) | Expr::Variable(_) => 1,
+            Expr::Neg(a) | Expr::Call(_, a) => 1 + ops(a),
+            Expr::Binary(_, a, b) => 1 + ops(a) + ops(b),
+            Expr::Apply(_, args) | Expr::Vector(args) => 1 + args.iter().map(ops).sum::<usize>(),
+        }
+    }
+    let count = ops(expr);
+    if count > core_plot::MAX_OPS {
+        format!(
+            "the expression has {count} operations; a curve may have at most {}",
+            core_plot::MAX_OPS
+        )
+    } else {
+        format!(
+            "the expression nests too deeply: a curve keeps at most {} values pending while it is worked out (each open parenthesis or unfinished operation holds one)",
+            core_plot::MAX_STACK
+        )
+    }
 }

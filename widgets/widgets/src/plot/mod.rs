@@ -21,7 +21,8 @@
 //! `tangents`: `[[f, param, label], …]`; `readouts`: `[[text | [program, decimals], …],
 //! …]`. A program is a list: numbers push themselves, `"x"` the argument, `"sN"` slot N
 //! (parameters, then derived values), `"fN"` calls function N, `"neg"`, `"+"`, `"-"`,
-//! `"*"`, `"/"`, `"^"`, `"min"`, `"max"` (of two values), a built-in function's name.
+//! `"*"`, `"/"`, `"^"`, `"min"`, `"max"` (of two values), `"atan2"` (y, x), a built-in
+//! function's name.
 //!
 //! Markup: range inputs named after the parameters (so a formula card's `controls` can
 //! name them), each with `data-key="pN"` (arrows step, Shift ×10, PageUp/PageDown ×10,
@@ -124,8 +125,13 @@ pub struct Plot {
     axes: String,
     /// The legend of labelled curves (fixed too).
     legend: String,
+    /// The axis labels, x then y (the y label may be empty).
+    labels: (String, String),
     #[cfg(not(target_arch = "wasm32"))]
     live: Params,
+    /// Build-time warnings (see [`author::compile`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    warnings: Vec<ParamError>,
 }
 
 fn list(v: Option<&Value>) -> &[Value] {
@@ -179,6 +185,7 @@ fn program(v: Option<&Value>, funcs: usize, slots: usize) -> Option<Program> {
                     "^" => Op::Bin(BinOp::Pow),
                     "min" => Op::Min(2),
                     "max" => Op::Max(2),
+                    "atan2" => Op::Atan2,
                     _ => {
                         if let Some(f) = Function::from_name(t) {
                             Op::Fn(f)
@@ -293,8 +300,14 @@ impl Plot {
             title: text(p.get("title")),
             axes: text(p.get("axes")),
             legend: text(p.get("legend")),
+            labels: {
+                let l = list(p.get("labels"));
+                (text(l.first()), text(l.get(1)))
+            },
             #[cfg(not(target_arch = "wasm32"))]
             live: p.clone(),
+            #[cfg(not(target_arch = "wasm32"))]
+            warnings: Vec::new(),
         };
         plot.read_items(p)?;
         Some(plot)
@@ -426,12 +439,9 @@ impl Plot {
         }
     }
 
+    /// A readout's value: exact digits, "undefined" (NaN) or "overflow" (±∞).
     fn value_text(out: &mut String, v: f64, decimals: usize) {
-        if v.is_finite() {
-            put!(out; m(v, decimals));
-        } else {
-            put!(out; "undefined");
-        }
+        put!(out; m(v, decimals));
     }
 
     fn drawing(&self, id: &str, slots: &[f64]) -> String {
@@ -586,9 +596,19 @@ impl Plot {
             el(out, "<text text-anchor=\"end\"", &[("x", LEFT - 4.0), ("y", self.sy(y) + 3.0)], ">");
             put!(out; m(y, dy) "</text>");
         }
+        let x_label = if self.labels.0.is_empty() { "x" } else { self.labels.0.as_str() };
         put!(out;
-            "<text x=\"" c(RIGHT) "\" y=\"" c(BOTTOM + 22.0) "\" text-anchor=\"end\">x</text></g>"
+            "<text class=\"mc-w-axis-label\" x=\"" c(RIGHT) "\" y=\"" c(BOTTOM + 22.0)
+            "\" text-anchor=\"end\">" e(x_label) "</text>"
         );
+        if !self.labels.1.is_empty() {
+            // Along the left edge, read bottom to top.
+            put!(out;
+                "<text class=\"mc-w-axis-label\" transform=\"rotate(-90)\" x=\""
+                c(-(TOP + BOTTOM) / 2.0) "\" y=\"9\" text-anchor=\"middle\">" e(&self.labels.1) "</text>"
+            );
+        }
+        put!(out; "</g>");
         core::mem::take(out)
     }
 
@@ -622,7 +642,8 @@ impl Plot {
                 first = false;
             }
         }
-        put!(out; " for x from " m(self.x.0, 2) " to " m(self.x.1, 2));
+        let var = if self.labels.0.is_empty() { "x" } else { self.labels.0.as_str() };
+        put!(out; " for " e(var) " from " m(self.x.0, 2) " to " m(self.x.1, 2));
         out
     }
 }
@@ -632,7 +653,8 @@ impl Widget for Plot {
     const SUMMARY: &'static str = "Curves written as expressions, with a slider per parameter, points, lines, shaded areas, draggable tangents and live readouts.";
     const PARAMS: &'static [(&'static str, &'static str, &'static str)] = &[
         ("x", "[min, max], default [-5, 5]", "the x window"),
-        ("y", "[min, max], optional", "the y window; chosen from the curves when left out"),
+        ("y", "[min, max], optional", "the y window; when left out, one that holds the drawn curves over the sliders' whole ranges"),
+        ("labels", "{x: text, y: text}, optional", "axis labels; by default the curves' variable on x, and f(θ) on y for a single named curve"),
         ("params", "map name → {value, range: [min, max], step, label}", "one slider each; the name is usable in every expression"),
         ("curves", "list of `expr`, `name(x) = expr` or {expr, style, label}", "curves of x; a named curve can be called by later ones; style solid, dashed, dotted or hidden"),
         ("points", "list of [x, y] or {at: [x, y], label}", "points; coordinates are expressions"),
@@ -649,12 +671,14 @@ impl Widget for Plot {
         }
         #[cfg(not(target_arch = "wasm32"))]
         {
-            let mut live = author::compile(params)?;
+            let (mut live, warnings) = author::compile(params)?;
             let draft = Plot::from_live(&Params::new(live.clone()))?;
             live.push(("axes".into(), Value::Text(draft.axes())));
             live.push(("legend".into(), Value::Text(draft.legend())));
             live.push(("title".into(), Value::Text(draft.title())));
-            Plot::from_live(&Params::new(live))
+            let mut plot = Plot::from_live(&Params::new(live))?;
+            plot.warnings = warnings;
+            Ok(plot)
         }
     }
 
@@ -748,6 +772,11 @@ impl Widget for Plot {
     #[cfg(not(target_arch = "wasm32"))]
     fn live_params(&self) -> Option<Params> {
         Some(self.live.clone())
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn warnings(&self) -> Vec<ParamError> {
+        self.warnings.clone()
     }
 }
 

@@ -287,3 +287,165 @@ fn hidden_curves_are_not_drawn_and_do_not_set_the_y_window() {
     assert!(html.contains("data-curve=\"1\""));
     assert!(w.y.1 < 2.0, "{:?}", w.y);
 }
+
+// ---- Issue 22 §5 and issue 23: what the plot shows is what the author meant.
+
+#[test]
+fn the_y_window_holds_the_curves_over_the_sliders_ranges() {
+    // The newcomer's case: a maximum that a slider moves up (here a·x(2 − x), peak a at
+    // x = 1, a from 0.5 to 3.5 starting at 1). The window from the starting values alone
+    // stopped near 1.1, cutting the curve at a = 3.5.
+    let w = plot(r#"{"x": [0, 2], "params": {"a": {"value": 1, "range": [0.5, 3.5], "step": 0.5}},
+                     "curves": ["a x * (2 - x)"]}"#);
+    let (lo, hi) = w.y;
+    assert!((3.5..3.5 * 1.2).contains(&hi), "{lo} {hi}");
+    assert!((-0.5..=0.0).contains(&lo), "{lo} {hi}");
+    // Every slider stop keeps the curve inside: no point of the path above the top edge.
+    let mut w = w;
+    for v in ["0.5", "2", "3.5"] {
+        input(&mut w, "a", v);
+        for (_, sy) in curve_points(&w.render("y"), 0) {
+            assert!((8.0..=188.0).contains(&sy), "a = {v}: y {sy} outside the box");
+        }
+    }
+    // A point and a line that the slider moves are kept inside too (the λ₁ line).
+    let w = plot(r#"{"x": [0, 2], "params": {"a": {"value": 1, "range": [0.5, 3.5], "step": 0.5}},
+                     "curves": ["x"], "points": [[1, "a^2"]], "lines": ["y = -a"]}"#);
+    let (lo, hi) = w.y;
+    assert!(hi >= 12.25 && lo <= -3.5, "{lo} {hi}");
+    // An explicit window is the author's choice and is kept.
+    let w = plot(r#"{"x": [0, 2], "y": [0, 1.2], "params": {"a": {"value": 1, "range": [0.5, 3.5], "step": 0.5}},
+                     "curves": ["a x * (2 - x)"]}"#);
+    assert_eq!(w.y, (0.0, 1.2));
+    // … but a slider that carries the curve out of it is worth a warning, with a fix.
+    let warnings = w.warnings();
+    assert_eq!(warnings.len(), 1);
+    assert_eq!(warnings[0].message, "the y window 0..1.2 cuts what the sliders draw: at a = 3.5, the picture reaches 3.5");
+    assert_eq!(warnings[0].place.as_ref().unwrap().hint, "write `y: [0, 3.78]`, or leave `y` out: the window then holds every slider setting");
+    // What is outside from the start is the author's framing: no warning.
+    let w = plot(r#"{"x": [-3, 3], "y": [-4, 6], "params": {"a": {"value": 0, "range": [-2, 2], "step": 0.5}},
+                     "curves": ["x^3 - 3x"], "points": [["a", "a^3 - 3a"]]}"#);
+    assert!(w.warnings().is_empty(), "{:?}", w.warnings());
+}
+
+#[test]
+fn a_tangent_slope_at_a_pole_or_jump_reads_undefined() {
+    for curve in ["f(x) = 1/x", "f(x) = 1/x^2", "f(x) = floor(x)", "f(x) = abs(x)"] {
+        let json = format!(
+            r#"{{"x": [-2, 2], "y": [-3, 3], "params": {{"a": {{"value": 0, "range": [-2, 2], "step": 0.5}}}},
+               "curves": ["{curve}"], "tangents": [{{"curve": "f", "at": "a", "name": "m"}}],
+               "readouts": ["slope {{m}}"]}}"#
+        );
+        let mut w = plot(&json);
+        if curve.contains("floor") {
+            input(&mut w, "a", "1");
+        }
+        let html = w.render("t");
+        assert_eq!(value(&html, "r0"), "slope undefined", "{curve}");
+        assert!(!html.contains("mc-w-plot-tangent\""), "{curve}: no tangent line drawn");
+    }
+    // Away from the pole: d/dx 1/x = −1/x² = −4 at 0.5.
+    let mut w = plot(r#"{"x": [-2, 2], "y": [-3, 3], "params": {"a": {"value": 0.5, "range": [-2, 2], "step": 0.5}},
+                         "curves": ["f(x) = 1/x"], "tangents": [{"curve": "f", "at": "a", "name": "m"}],
+                         "readouts": ["slope {m}"]}"#);
+    assert_eq!(value(&w.render("t"), "r0"), "slope −4.00");
+    input(&mut w, "a", "0");
+    assert_eq!(value(&w.render("t"), "r0"), "slope undefined");
+}
+
+#[test]
+fn readouts_print_exact_digits_or_say_overflow() {
+    let w = plot(r#"{"curves": ["x"], "readouts": ["{2^64:.0}", "{2^70}", "{2^1024}", "{2^2^2^2^2}", "{1e300:.0}", "{ln(-1)}", "{-0.3731:.3}", "{atan2(1, -1):.6}", "{atan(1)*4:.6}"]}"#);
+    let html = w.render("d");
+    assert_eq!(value(&html, "r0"), "18446744073709551616");
+    assert_eq!(value(&html, "r1"), "1180591620717411303424.00");
+    assert_eq!(value(&html, "r2"), "overflow");
+    assert_eq!(value(&html, "r3"), "overflow");
+    // The double nearest 1e300, digit for digit (as Rust's own `{:.0}` prints it).
+    assert_eq!(value(&html, "r4"), format!("{:.0}", 1e300));
+    assert_eq!(value(&html, "r5"), "undefined");
+    assert_eq!(value(&html, "r6"), "−0.373");
+    assert_eq!(value(&html, "r7"), "2.356194", "3π/4");
+    assert_eq!(value(&html, "r8"), "3.141593");
+    // The page gets the same numbers: the live form reads back to the same widget.
+    let w = plot(r#"{"x": [1e-300, 2e-300], "curves": ["x"], "readouts": ["{1.8446744073709551616e19:.0} {1e-300}"]}"#);
+    let live = w.live_params().unwrap().to_json();
+    assert!(live.contains("1e-300") && live.contains("18446744073709552000"), "{live}");
+    let again = Plot::from_live(&Params::from_json(&live).unwrap()).unwrap();
+    assert_eq!(again, w);
+}
+
+#[test]
+fn axes_are_labelled_with_the_authors_variable() {
+    let w = plot(r#"{"x": [0, 3], "curves": ["f(θ) = cos(θ)^2"]}"#);
+    let html = w.render("a");
+    assert!(html.contains(">θ</text>") && html.contains(">f(θ)</text>"), "{html}");
+    assert!(html.contains("for θ from 0.00 to 3.00"), "{html}");
+    assert!(!html.contains(">x</text>"), "{html}");
+    let w = plot(r#"{"curves": ["x^2", "x^3"], "labels": {"x": "time t", "y": "<loss>"}}"#);
+    let html = w.render("a");
+    assert!(html.contains(">time t</text>") && html.contains(">&lt;loss&gt;</text>"), "{html}");
+    let html = plot(r#"{"curves": ["x^2", "x^3"]}"#).render("a");
+    assert!(html.contains(">x</text>") && !html.contains("rotate(-90)"), "{html}");
+}
+
+#[test]
+fn misspelt_functions_values_called_and_ranges_with_pi() {
+    // `coss(theta)`: the suggestion is the function, and the functions are listed.
+    let e = error(r#"{"x": [0, 3], "curves": ["f(theta) = coss(theta)"]}"#);
+    assert_eq!(e.message, "curve 1: unknown name `coss`");
+    let hint = &e.place.as_ref().unwrap().hint;
+    assert!(hint.starts_with("did you mean `cos`?"), "{hint}");
+    assert!(hint.contains("functions: sin, cos, tan, atan,") && hint.contains("atan2"), "{hint}");
+    // `2x(3)`: x is the variable, not a function.
+    let e = error(r#"{"curves": ["2x(3)"]}"#);
+    assert_eq!(e.message, "curve 1: `x` is the curve's variable, not a function");
+    assert_eq!(place(&e).2, Some((1, 2)));
+    assert_eq!(e.place.as_ref().unwrap().hint, "to multiply, write `x*(…)`");
+    // pi and e in windows and sliders.
+    let w = plot(r#"{"x": [0, "2 pi"], "params": {"k": {"value": "pi/4", "range": [0, "pi"], "step": "pi/4"}}, "curves": ["sin(k x)"]}"#);
+    assert_eq!(w.x, (0.0, 2.0 * core::f64::consts::PI));
+    assert_eq!(w.params[0].max, core::f64::consts::PI);
+    let e = error(r#"{"x": [0, "pix"]}"#);
+    assert_eq!(e.message, "entry 2: unknown name `pix`");
+    assert_eq!(place(&e), ("x", Some("pix"), Some((0, 3)), vec![]));
+}
+
+#[test]
+fn step_and_range_hints_say_what_is_wrong() {
+    let msg = |p: &str| error(&format!(r#"{{"params": {{"w": {p}}}}}"#));
+    let e = msg(r#"{"range": [0, 1], "step": 0}"#);
+    assert_eq!(e.message, "parameter `w`: the step must be above 0, found 0");
+    assert_eq!(e.place.as_ref().unwrap().hint, "the range spans 1; a step such as 0.01 divides it");
+    let e = msg(r#"{"range": [0, 1], "step": 1e-12}"#);
+    assert_eq!(e.message, "parameter `w`: the step 1e-12 is too small: it cuts the range 0..1 into more than 100000 steps");
+    assert_eq!(e.place.as_ref().unwrap().hint, "use a step of at least 0.00001 (the range spans 1), such as 0.01");
+    let e = msg(r#"{"range": [0, 1], "step": 1e-300}"#);
+    assert!(e.message.contains("the step 1e-300 is too small"), "{}", e.message);
+    assert!(!e.place.as_ref().unwrap().hint.contains("inf"));
+    let e = msg(r#"{"range": [1, 1]}"#);
+    assert_eq!(e.message, "parameter `w`: the range's min and max are both 1: a slider needs min < max");
+    let e = msg(r#"{"range": [-1e308, 1e308]}"#);
+    assert_eq!(e.message, "parameter `w`: the range -1e308..1e308 reaches beyond ±1e12");
+    assert_eq!(place(&e).3, vec!["w", "range"]);
+}
+
+#[test]
+fn a_curve_too_large_names_the_limit_it_passes() {
+    // A continued fraction of 50 levels is short text but holds 50 values at once.
+    let deep = format!("{}x{}", "1/(1+".repeat(50), ")".repeat(50));
+    let e = error(&format!(r#"{{"curves": ["{deep}"]}}"#));
+    assert!(
+        e.message.contains("nests too deeply") && e.message.contains("at most 48 values"),
+        "{}",
+        e.message
+    );
+    // A long sum holds few values but has too many operations.
+    let long = vec!["x"; 300].join(" + ");
+    let e = error(&format!(r#"{{"curves": ["{long}"]}}"#));
+    assert!(
+        e.message.contains("operations; a curve may have at most 400"),
+        "{}",
+        e.message
+    );
+}

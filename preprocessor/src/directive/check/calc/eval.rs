@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use mathcourse_core::expr::Expr;
+use mathcourse_core::expr::{BinOp, Expr, Function};
 use mathcourse_core::{softmax, stats, vector};
 
 /// Node evaluations allowed for one check, so that functions calling each other
@@ -43,6 +43,9 @@ pub struct Env {
     pub(super) values: HashMap<String, Val>,
     pub(super) functions: HashMap<String, (Vec<String>, Expr)>,
     fuel: usize,
+    /// The first operation that turned finite numbers into a non-finite one, in words
+    /// (what a "not a finite number" message names).
+    pub(super) fault: Option<&'static str>,
 }
 
 impl Env {
@@ -74,11 +77,30 @@ impl Env {
             Expr::Neg(a) => map(self.eval(a, locals)?, |x| -x),
             Expr::Binary(op, a, b) => {
                 let (a, b) = (self.eval(a, locals)?, self.eval(b, locals)?);
-                binary(a, b, |x, y| op.apply(x, y))?
+                let fault = std::cell::Cell::new(None);
+                let v = binary(a, b, |x, y| {
+                    let r = op.apply(x, y);
+                    if fault.get().is_none() && x.is_finite() && y.is_finite() && !r.is_finite() {
+                        fault.set(Some(binary_fault(*op, x, y, r)));
+                    }
+                    r
+                })?;
+                self.fault = self.fault.or(fault.get());
+                v
             }
             Expr::Call(f, a) => {
                 let f = *f;
-                map(self.eval(a, locals)?, |x| f.apply(x))
+                let v = self.eval(a, locals)?;
+                let fault = std::cell::Cell::new(None);
+                let v = map(v, |x| {
+                    let r = f.apply(x);
+                    if fault.get().is_none() && x.is_finite() && !r.is_finite() {
+                        fault.set(Some(if f == Function::Exp { OVERFLOW } else { DOMAIN }));
+                    }
+                    r
+                });
+                self.fault = self.fault.or(fault.get());
+                v
             }
             Expr::Vector(items) => {
                 let mut out = Vec::with_capacity(items.len());
@@ -204,6 +226,25 @@ fn builtin(name: &str, mut args: Vec<Val>) -> Eval<Val> {
             )))
         }
     })
+}
+
+/// Why a result is not finite: too large for a double.
+pub(super) const OVERFLOW: &str =
+    "overflow: the result is beyond ±1.8e308, the largest number a double holds";
+/// Why a result is not finite: a division by zero.
+pub(super) const DIVISION: &str = "division by zero";
+/// Why a result is not finite: a function outside its domain.
+pub(super) const DOMAIN: &str = "a function outside its domain (ln 0, sqrt of a negative number)";
+
+/// What turned the finite `x op y` into the non-finite `r`.
+fn binary_fault(op: BinOp, x: f64, y: f64, r: f64) -> &'static str {
+    match op {
+        BinOp::Div if y == 0.0 => DIVISION,
+        BinOp::Pow if x == 0.0 && y < 0.0 => DIVISION,
+        BinOp::Pow if r.is_nan() => "a negative number to a fractional power",
+        _ if r.is_infinite() => OVERFLOW,
+        _ => DOMAIN,
+    }
 }
 
 pub(super) fn finite(v: &Val) -> bool {
