@@ -26,10 +26,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Tells mdBook whether a renderer is supported (exit status 0 = yes).
+    /// Tells mdBook whether a renderer is supported (exit status 0 = yes; nothing is
+    /// printed, since mdBook shows what it prints in every build).
     ///
     /// Every renderer is: `html` gets typeset math, widgets and directives; any other
-    /// renderer gets plain, readable Markdown.
+    /// renderer gets plain, readable Markdown. This binary speaks mdBook 0.4.x and 0.5.x
+    /// (see `--version`); a book built by another mdBook gets a warning.
     Supports {
         /// The renderer's name, e.g. `html` or `markdown`.
         renderer: String,
@@ -66,11 +68,6 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Supports { renderer }) => {
             if mdbook_mathcourse::supports(&renderer) {
-                println!(
-                    "{NAME} {}: renderer `{renderer}` supported; speaks {}",
-                    env!("CARGO_PKG_VERSION"),
-                    mdbook_mathcourse::protocol::SPEAKS
-                );
                 ExitCode::SUCCESS
             } else {
                 ExitCode::FAILURE
