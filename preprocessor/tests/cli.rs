@@ -112,14 +112,19 @@ fn run(renderer: &str, chapter: &str) -> (Output, tempfile::TempDir) {
         Vec::new(),
     )));
     let input = serde_json::to_vec(&(ctx, book)).unwrap();
+    (run_with_input(&input), dir)
+}
+
+/// Runs the preprocessor with `input` on standard input.
+fn run_with_input(input: &[u8]) -> Output {
     let mut child = bin()
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(&input).unwrap();
-    (child.wait_with_output().unwrap(), dir)
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
 }
 
 fn chapter_content(out: &Output) -> String {
@@ -176,14 +181,7 @@ fn latex_error_exits_non_zero_with_location() {
 
 #[test]
 fn garbage_input_is_a_clear_error() {
-    let mut child = bin()
-        .stdin(Stdio::piped())
-        .stderr(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"not json").unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = run_with_input(b"not json");
     assert!(!out.status.success());
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("reads a book as JSON"), "{stderr}");
@@ -259,19 +257,7 @@ fn the_real_mdbook_04_builds_a_book_with_parts_and_separators() {
 
 #[test]
 fn an_unknown_protocol_is_an_error_naming_both_versions() {
-    let mut child = bin()
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(br#"[{"root":"/b","mdbook_version":"0.9.0"},{"chapters":[]}]"#)
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = run_with_input(br#"[{"root":"/b","mdbook_version":"0.9.0"},{"chapters":[]}]"#);
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("mdBook 0.9.0"), "{stderr}");
@@ -340,19 +326,7 @@ fn the_binary_says_which_mdbook_it_speaks_and_warns_outside_it() {
     let ctx = PreprocessorContext::new(dir.path().to_path_buf(), config, "html".to_string());
     let mut input = serde_json::to_value((ctx, Book::new())).unwrap();
     input[0]["mdbook_version"] = serde_json::json!("0.6.1");
-    let mut child = bin()
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(&serde_json::to_vec(&input).unwrap())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = run_with_input(&serde_json::to_vec(&input).unwrap());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains("but this book is built by mdBook 0.6.1") && stderr.contains("0.5.x"),
