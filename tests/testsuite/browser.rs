@@ -27,6 +27,20 @@ fn serve_fixture(csp: Csp) -> (BookTest, Server) {
 }
 
 /// Scrolls widget `id` into view and waits until the loader marks it live.
+/// Opens `page` and returns the id of its first plot once it is live.
+async fn open_first_plot(b: &Browser, server: &Server, page: &str) -> String {
+    b.client.goto(&server.url(page)).await.unwrap();
+    let id = b
+        .js(
+            "return document.querySelector('.mc-widget[data-widget=plot]').id;",
+            vec![],
+        )
+        .await;
+    let id = id.as_str().unwrap().to_string();
+    wait_live(b, &id).await;
+    id
+}
+
 async fn wait_live(b: &Browser, id: &str) {
     b.js(
         "document.getElementById(arguments[0]).scrollIntoView({block: 'center'}); return true;",
@@ -1186,18 +1200,7 @@ fn browser_plot_window_holds_the_curve_and_a_pole_slope_is_undefined() {
     let (_test, server) = serve_fixture(Csp::StrictWithPageHashes);
     run(async {
         let b = Browser::start(1200, 1400).await;
-        b.client
-            .goto(&server.url("more/plot-window.html"))
-            .await
-            .unwrap();
-        let id = b
-            .js(
-                "return document.querySelector('.mc-widget[data-widget=plot]').id;",
-                vec![],
-            )
-            .await;
-        let id = id.as_str().unwrap().to_string();
-        wait_live(&b, &id).await;
+        let id = open_first_plot(&b, &server, "more/plot-window.html").await;
         assert_eq!(value(&b, &id, "r0").await, "slope of 1/t at b: undefined");
         assert_eq!(value(&b, &id, "r1").await, "2^70 = 1180591620717411303424");
         let labels = b
@@ -1248,18 +1251,7 @@ fn browser_plot_sliders_keys_and_tangent_drag_move_readouts_and_curves() {
     let (_test, server) = serve_fixture(Csp::StrictWithPageHashes);
     run(async {
         let b = Browser::start(1200, 1400).await;
-        b.client
-            .goto(&server.url("more/gallery.html"))
-            .await
-            .unwrap();
-        let id = b
-            .js(
-                "return document.querySelector('.mc-widget[data-widget=plot]').id;",
-                vec![],
-            )
-            .await;
-        let id = id.as_str().unwrap().to_string();
-        wait_live(&b, &id).await;
+        let id = open_first_plot(&b, &server, "more/gallery.html").await;
         let sigma = |w: f64, bias: f64, x: f64| 1.0 / (1.0 + (-(w * x + bias)).exp());
         assert_eq!(value(&b, &id, "r1").await, "slope there: 0.250");
 

@@ -76,6 +76,7 @@ struct Name {
     resolved: Resolved,
 }
 
+#[derive(Default)]
 struct Compiler {
     names: Vec<Name>,
     funcs: Vec<Program>,
@@ -382,15 +383,7 @@ fn constant(v: &Value, param: &str, keys: &[&str], what: &str) -> Result<f64, Pa
             ))
         }
     };
-    let empty = Compiler {
-        names: Vec::new(),
-        funcs: Vec::new(),
-        costs: Vec::new(),
-        shown: Vec::new(),
-        vars: Vec::new(),
-        heights: Vec::new(),
-        slots: Vec::new(),
-    };
+    let empty = Compiler::default();
     let site = Site { param, keys: keys.iter().map(|k| k.to_string()).collect(), what: what.into() };
     let program = empty.expr(&text, None, &site).map_err(|mut e| {
         if let Some(p) = e.place.as_mut() {
@@ -468,15 +461,7 @@ pub fn compile(params: &Params) -> Result<(Live, Vec<ParamError>), ParamError> {
     params.only(KEYS)?;
     let x = range_of(params, "x", Some((-5.0, 5.0)))?.unwrap_or((-5.0, 5.0));
     let y = range_of(params, "y", None)?;
-    let mut c = Compiler {
-        names: Vec::new(),
-        funcs: Vec::new(),
-        costs: Vec::new(),
-        shown: Vec::new(),
-        vars: Vec::new(),
-        heights: Vec::new(),
-        slots: Vec::new(),
-    };
+    let mut c = Compiler::default();
     let mut live_params = Vec::new();
     match params.get("params") {
         None | Some(Value::Null) => {}
