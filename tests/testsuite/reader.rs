@@ -10,6 +10,14 @@ use mathcourse_tests::browser_support::{
 use mathcourse_tests::BookTest;
 use serde_json::json;
 
+/// The course book, built, served from 127.0.0.1 (no CSP header).
+fn served_course_book() -> (BookTest, Server) {
+    let mut book = BookTest::course_book();
+    book.build();
+    let server = Server::start(&book.root.join("book"), Csp::Off);
+    (book, server)
+}
+
 /// JavaScript: the controls in `<main>` with no name in their markup: neither an
 /// `aria-label` nor text of their own (CSS-drawn text does not count: not every tool
 /// reads it).
@@ -207,10 +215,7 @@ const STILL_WIDGETS_JS: &str = "const vis = el => el.getClientRects().length > 0
 #[test]
 fn reader_print_page_and_javascript_off_show_still_pictures() {
     let _lock = browser_lock();
-    let mut book = BookTest::course_book();
-    book.build();
-    let out = book.root.join("book");
-    let server = Server::start(&out, Csp::Off);
+    let (_book, server) = served_course_book();
     run(async {
         let b = Browser::start(1280, 900).await;
         let mut failures = Vec::new();
@@ -292,9 +297,7 @@ const SCROLLERS_JS: &str = "return [...document.querySelectorAll('main .katex-di
 #[test]
 fn reader_phone_wide_formulas_show_a_cue_and_scroll_by_keyboard() {
     let _lock = browser_lock();
-    let mut book = BookTest::course_book();
-    book.build();
-    let server = Server::start(&book.root.join("book"), Csp::Off);
+    let (_book, server) = served_course_book();
     run(async {
         let b = Browser::start(1280, 900).await;
         b.emulate_viewport(390, 844, true).await;
@@ -401,9 +404,7 @@ fn reader_phone_wide_formulas_show_a_cue_and_scroll_by_keyboard() {
 #[test]
 fn reader_bold_vectors_are_spoken_as_bold() {
     let _lock = browser_lock();
-    let mut book = BookTest::course_book();
-    book.build();
-    let server = Server::start(&book.root.join("book"), Csp::Off);
+    let (_book, server) = served_course_book();
     run(async {
         let b = Browser::start(1280, 900).await;
         b.client
@@ -541,9 +542,7 @@ const COPY_JS: &str = "const r = arguments[0] === 'display' ? (() => { const r =
 #[test]
 fn reader_formulas_survive_a_missing_stylesheet_and_copy_as_tex() {
     let _lock = browser_lock();
-    let mut book = BookTest::course_book();
-    book.build();
-    let server = Server::start(&book.root.join("book"), Csp::Off);
+    let (_book, server) = served_course_book();
     run(async {
         let b = Browser::start(1280, 900).await;
         b.client
@@ -637,9 +636,7 @@ const WCAG_AA: &str =
 #[test]
 fn reader_every_theme_passes_wcag_aa_on_the_whole_page() {
     let _lock = browser_lock();
-    let mut book = BookTest::course_book();
-    book.build();
-    let server = Server::start(&book.root.join("book"), Csp::Off);
+    let (book, server) = served_course_book();
     let pages: Vec<String> = std::env::var("READER_PAGES")
         .map(|p| p.split(',').map(str::to_string).collect())
         .unwrap_or_else(|_| every_page(&book.root.join("book")));
@@ -711,9 +708,7 @@ fn every_page(out: &std::path::Path) -> Vec<String> {
 #[test]
 fn reader_find_in_page_highlights_the_formula_where_it_is_shown() {
     let _lock = browser_lock();
-    let mut book = BookTest::course_book();
-    book.build();
-    let server = Server::start(&book.root.join("book"), Csp::Off);
+    let (_book, server) = served_course_book();
     run(async {
         let b = Browser::start(1280, 900).await;
         b.client
