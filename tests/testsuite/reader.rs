@@ -569,18 +569,7 @@ fn reader_formulas_survive_a_missing_stylesheet_and_copy_as_tex() {
         );
         // The course stylesheet blocked: every formula still draws its glyphs.
         b.cdp("Network.enable", json!({})).await;
-        b.cdp(
-            "Network.setBlockedURLs",
-            json!({"urls": ["*mathcourse.css*"]}),
-        )
-        .await;
-        b.client.refresh().await.unwrap();
-        b.wait_until(
-            "return document.readyState === 'complete';",
-            Duration::from_secs(20),
-            "the page without mathcourse.css",
-        )
-        .await;
+        reload_blocking(&b, "*mathcourse.css*", "the page without mathcourse.css").await;
         let blank = b
             .js(
                 "return [...document.querySelectorAll('main .katex-html')].filter(h => { const g = h.querySelector('[data-mc-t]');\
@@ -598,18 +587,7 @@ fn reader_formulas_survive_a_missing_stylesheet_and_copy_as_tex() {
         assert_eq!(blank, json!(0), "formulas with no glyphs drawn");
         // KaTeX's stylesheet blocked instead: the MathML is no longer clipped away, so
         // the browser draws each formula from it.
-        b.cdp(
-            "Network.setBlockedURLs",
-            json!({"urls": ["*katex.min.css*"]}),
-        )
-        .await;
-        b.client.refresh().await.unwrap();
-        b.wait_until(
-            "return document.readyState === 'complete';",
-            Duration::from_secs(20),
-            "the page without katex.min.css",
-        )
-        .await;
+        reload_blocking(&b, "*katex.min.css*", "the page without katex.min.css").await;
         let hidden = b
             .js(
                 "return [...document.querySelectorAll('main .katex-mathml math')].filter(m => { const r = m.getBoundingClientRect(); return r.width < 4 || r.height < 4; }).length;",
@@ -623,6 +601,19 @@ fn reader_formulas_survive_a_missing_stylesheet_and_copy_as_tex() {
         );
         b.close().await;
     });
+}
+
+/// Reloads the page with requests matching `pattern` blocked (network enabled first).
+async fn reload_blocking(b: &Browser, pattern: &str, what: &str) {
+    b.cdp("Network.setBlockedURLs", json!({"urls": [pattern]}))
+        .await;
+    b.client.refresh().await.unwrap();
+    b.wait_until(
+        "return document.readyState === 'complete';",
+        Duration::from_secs(20),
+        what,
+    )
+    .await;
 }
 
 /// axe-core's WCAG 2.2 A and AA rules.

@@ -207,17 +207,7 @@ pub fn scan_run(
                             if s.pcount == 0 {
                                 let s = search.take().expect("searching");
                                 let close = s.close.expect("closed");
-                                let clen = if s.clen == usize::MAX { 0 } else { s.clen };
-                                push(
-                                    run,
-                                    s.open,
-                                    s.olen,
-                                    close,
-                                    clen,
-                                    s.display,
-                                    s.open_text,
-                                    found,
-                                );
+                                push_search(run, s, close, found);
                                 // Scanning goes on after the closer, in start mode.
                                 if me >= t.len() {
                                     at = (n + 1, 0);
@@ -242,17 +232,7 @@ pub fn scan_run(
             if text(next).is_none() {
                 if let Some(s) = search.take() {
                     if let Some(close) = s.close {
-                        let clen = if s.clen == usize::MAX { 0 } else { s.clen };
-                        push(
-                            run,
-                            s.open,
-                            s.olen,
-                            close,
-                            clen,
-                            s.display,
-                            s.open_text,
-                            found,
-                        );
+                        push_search(run, s, close, found);
                         at = close;
                         continue 'outer;
                     }
@@ -269,6 +249,21 @@ pub fn scan_run(
             pos = 0;
         }
     }
+}
+
+/// The formula search `s` found, closed at `close`, added to `found`.
+fn push_search(run: &Run, s: Search, close: Pos, found: &mut Vec<Found>) {
+    let clen = if s.clen == usize::MAX { 0 } else { s.clen };
+    push(
+        run,
+        s.open,
+        s.olen,
+        close,
+        clen,
+        s.display,
+        s.open_text,
+        found,
+    );
 }
 
 #[allow(clippy::too_many_arguments)]
