@@ -185,10 +185,16 @@ fn scan_in_place(source: &str, region: Range<usize>, dollars: Dollars) -> Scan {
     let blocks = mask_display_blocks(source, &mut masked, region.clone(), &not_prose);
     // Only ASCII bytes were written over whole characters' bytes, so this is valid UTF-8.
     let masked = String::from_utf8(masked).unwrap_or_else(|_| source.to_string());
-    let (backslash, unclosed_parens, roles, unread_roles) = scan_inline(&masked, source, region);
+    let (backslash, unclosed_parens, roles, mut unread_roles) =
+        scan_inline(&masked, source, region);
     math.extend(blocks);
     math.extend(backslash);
     math.sort_by_key(|s| s.range.start);
+    // `{eq}` inside a formula is TeX (`\textsf{eq}`), not a role written wrong.
+    unread_roles.retain(|r| {
+        let i = math.partition_point(|m| m.range.end <= r.range.start);
+        math.get(i).is_none_or(|m| m.range.start > r.range.start)
+    });
     Scan {
         math,
         declined,
