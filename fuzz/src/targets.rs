@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use mdbook_mathcourse::chapter::{render_chapter, BookContext};
+use mdbook_mathcourse::chapter::{render_source, BookContext};
 use mdbook_mathcourse::config::OnError;
 use mdbook_mathcourse::directive::{block, options};
 use mdbook_mathcourse::{inspect, scan};
@@ -132,7 +132,7 @@ pub fn run(target: Target, input: &str, fixture: &Fixture, index: u64) -> usize 
         Target::Chapter => {
             // Every eighth input also through the plain-Markdown path of other renderers.
             let html = !index.is_multiple_of(8);
-            let out = render_chapter(
+            let out = render_source(
                 input,
                 Path::new("fuzz.md"),
                 Path::new("src/fuzz.md"),

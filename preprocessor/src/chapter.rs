@@ -1,18 +1,21 @@
 //! One chapter through the pipeline: front matter → directives → math and roles →
 //! splice.
 //!
-//! Input is the chapter's Markdown; output is the same Markdown with each directive
+//! Input is the chapter's record from the book-wide pass ([`ChapterRecord`]: its
+//! Markdown, front matter and blocks, read once); output is the same Markdown with each directive
 //! block and formula replaced by HTML (every other byte unchanged), plus the
 //! diagnostics found on the way.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::cache::Cache;
+pub use crate::book_pass::ChapterRecord;
+use crate::cache::{Cache, Pack};
 pub use crate::context::BookContext;
 use crate::diagnostic::Diagnostic;
 use crate::directive::Cx;
-use crate::frontmatter;
+use crate::frontmatter::FrontMatter;
+use crate::math::MathOptions;
 
 /// What processing one chapter produced.
 #[derive(Debug, Default)]
@@ -27,94 +30,33 @@ pub struct ChapterOutput {
     pub cache_misses: usize,
 }
 
-/// Processes one chapter. `html` selects full rendering (the HTML renderer) or plain
-/// Markdown (any other renderer).
-///
-/// `path` is the chapter's path inside `src/` (for relative links and the cache);
-/// `display_path` is the path shown in diagnostics.
-pub fn render_chapter(
-    source: &str,
-    path: &Path,
-    display_path: &Path,
-    book: &BookContext,
-    html: bool,
-) -> ChapterOutput {
-    let source: Arc<str> = Arc::from(source);
-    let mut diagnostics = Vec::new();
-    let block = frontmatter::locate(&source);
-    let body_start = block.as_ref().map_or(0, |b| b.body_start);
-
-    let mut chapter_options = None;
-    let mut front = frontmatter::FrontMatter::default();
-    let mut macros_lost = false;
-    // Macros whose definition is reported: errors at their uses follow from it.
-    let mut broken: Vec<String> = Vec::new();
-    if let Some(block) = &block {
-        let parsed = frontmatter::parse_keeping(&source, block);
-        let mut fm = parsed.front;
-        for (name, problem) in crate::math::broken_macros(&fm.macros) {
-            fm.macros.remove(&name);
-            let yaml = block.yaml.clone();
-            let at = source[yaml.clone()]
-                .find(name.as_str())
-                .map_or(yaml.start..yaml.start + 1, |i| {
-                    yaml.start + i..yaml.start + i + name.len()
-                });
-            diagnostics.push(
-                Diagnostic::error(display_path, &source, at, format!("macro `{name}` does not typeset"))
-                    .with_label(problem)
-                    .with_hint("every `{` in a macro needs its `}`; formulas that use this macro are not checked until it is fixed"),
-            );
-            broken.push(name);
-        }
-        if !fm.macros.is_empty() {
-            let mut options = book.options.clone();
-            options.macros.extend(fm.macros.clone());
-            let fingerprint = options.fingerprint();
-            chapter_options = Some((options, fingerprint));
-        }
-        front = fm;
-        macros_lost = parsed.macros_lost;
-        if let Some(err) = parsed.error {
-            let hint = if macros_lost {
-                "front matter is YAML between `---` lines; until it reads, the chapter's `macros:` are not defined, so errors about undefined commands in its formulas are not shown"
-            } else {
-                "front matter is YAML between `---` lines; the keys mathcourse reads are listed in the author guide"
-            };
-            diagnostics.push(
-                Diagnostic::error(
-                    display_path,
-                    &source,
-                    err.offset..err.offset + 1,
-                    "invalid front matter",
-                )
-                .with_label(err.message)
-                .with_hint(hint),
-            );
-        }
-    }
-    let (options, fingerprint) = match &chapter_options {
+/// Processes one chapter, read by the book-wide pass. `html` selects full rendering (the
+/// HTML renderer) or plain Markdown (any other renderer).
+pub fn render_chapter(record: &ChapterRecord, book: &BookContext, html: bool) -> ChapterOutput {
+    let source = &record.source;
+    let display_path = record.shown.as_path();
+    let mut front = ChapterFront::check(record, book);
+    let (options, fingerprint) = match &front.options {
         Some((o, f)) => (o, f.as_str()),
         None => (&book.options, book.fingerprint.as_str()),
     };
-
     let pack = if html {
-        book.cache.pack(path)
+        book.cache.pack(&record.path)
     } else {
-        Cache::new(None).pack(path)
+        Cache::new(None).pack(&record.path)
     };
     let mut cx = Cx {
         source: source.clone(),
         display_path,
-        chapter_path: path,
+        chapter_path: &record.path,
         book,
         math_options: options,
         fingerprint,
         pack,
-        diagnostics,
+        diagnostics: std::mem::take(&mut front.diagnostics),
         html,
         next_id: 0,
-        anchors_by_block: crate::directive::registry::anchors(&source, body_start),
+        anchors_by_block: record.anchors(),
         mathjax_macros: Default::default(),
         calc_scope: Default::default(),
         anchors: std::collections::HashSet::new(),
@@ -122,23 +64,9 @@ pub fn render_chapter(
         pending_controls: Vec::new(),
         directives: crate::directive::registry::DIRECTIVES,
     };
-    let header = crate::header::render(&front, block.as_ref(), &mut cx);
-    for (opener, place) in
-        crate::directive::block::misplaced_openers(&source, body_start..source.len())
-    {
-        let d = match place {
-            crate::directive::block::Misplaced::BlockQuote => cx
-                .warning(opener, "a directive inside a block quote is not read as a directive")
-                .with_label("shown as plain text")
-                .with_hint("directives are read only outside block quotes: move the block out of the quote (a `{note}` or another callout can hold the quoted text)"),
-            crate::directive::block::Misplaced::ListItem => cx
-                .warning(opener, "a directive inside a list item is not read as part of the list")
-                .with_label("indented under a list item")
-                .with_hint("indented four spaces or more it is not read as a directive; indented less, its block ends the list; put the directive at the left margin, after the list"),
-        };
-        cx.diagnostics.push(d);
-    }
-    let body = cx.markdown(body_start..source.len());
+    let header = crate::header::render(&front.front, record.front_block.as_ref(), &mut cx);
+    warn_misplaced_openers(&mut cx, record.body_start);
+    let body = cx.markdown(record.body_start..source.len());
     crate::directive::registry::controls_without_widget(&mut cx);
     let Cx {
         pack,
@@ -146,33 +74,10 @@ pub fn render_chapter(
         ..
     } = cx;
     let (cache_hits, cache_misses) = (pack.hits, pack.misses);
-    if let (Some(what), Some(file)) = (&pack.skipped, pack.path()) {
-        diagnostics.push(
-            Diagnostic::warning(display_path, &source, 0..0, "the formula cache of this chapter was skipped")
-                .with_label(format!("{} is a {what}, not a regular file", file.display()))
-                .with_hint("only regular files are read from the cache folder (option `cache-dir`), so the build never waits on a pipe or follows a link out of it; remove that entry and the next build writes the chapter's cache again"),
-        );
-    }
-    if let Err(err) = pack.save() {
-        diagnostics.push(
-            Diagnostic::warning(display_path, &source, 0..0, "could not write the formula cache")
-                .with_label(err.to_string())
-                .with_hint("check that the cache folder (option `cache-dir`) is writable; the build itself is fine"),
-        );
-    }
+    diagnostics.extend(save_pack(pack, display_path, source));
     // Errors that follow from one reported above: the chapter's macros were not read,
     // or a macro's definition is broken.
-    diagnostics.retain(|d| {
-        let Some(name) = d.label.strip_prefix("Undefined control sequence: ") else {
-            return true;
-        };
-        let name: String = name
-            .chars()
-            .take(1)
-            .chain(name.chars().skip(1).take_while(char::is_ascii_alphabetic))
-            .collect();
-        !(macros_lost || broken.contains(&name))
-    });
+    diagnostics.retain(|d| !front.explains(d));
     diagnostics.sort_by_key(|d| d.span.start);
 
     // Asset links are in the theme's `head.hbs` (`assets::head_hbs`), not here.
@@ -189,6 +94,153 @@ pub fn render_chapter(
     }
 }
 
+/// Processes one chapter given as text, on its own (no book-wide pass): for tests and
+/// the fuzzer. `path` is the chapter's path inside `src/`; `display_path` is the path
+/// shown in diagnostics.
+pub fn render_source(
+    source: &str,
+    path: &Path,
+    display_path: &Path,
+    book: &BookContext,
+    html: bool,
+) -> ChapterOutput {
+    let record = ChapterRecord::read(
+        path.to_path_buf(),
+        display_path.to_path_buf(),
+        String::new(),
+        None,
+        Arc::from(source),
+    );
+    render_chapter(&record, book, html)
+}
+
+/// The chapter's front matter as rendering uses it: its keys, the math options its
+/// macros give, and what is wrong with it.
+struct ChapterFront {
+    /// The keys that read, without the macros that do not typeset.
+    front: FrontMatter,
+    /// Render options and their fingerprint, when the chapter defines macros.
+    options: Option<(MathOptions, String)>,
+    /// Its errors (invalid YAML, broken macros).
+    diagnostics: Vec<Diagnostic>,
+    /// The YAML did not read, and it defines macros.
+    macros_lost: bool,
+    /// Macros whose definition is reported: errors at their uses follow from it.
+    broken: Vec<String>,
+}
+
+impl ChapterFront {
+    fn check(record: &ChapterRecord, book: &BookContext) -> ChapterFront {
+        let mut out = ChapterFront {
+            front: FrontMatter::default(),
+            options: None,
+            diagnostics: Vec::new(),
+            macros_lost: false,
+            broken: Vec::new(),
+        };
+        let Some(block) = &record.front_block else {
+            return out;
+        };
+        let (source, display_path) = (&record.source, record.shown.as_path());
+        let mut fm = record.front.front.clone();
+        for (name, problem) in crate::math::broken_macros(&fm.macros) {
+            fm.macros.remove(&name);
+            let yaml = block.yaml.clone();
+            let at = source[yaml.clone()]
+                .find(name.as_str())
+                .map_or(yaml.start..yaml.start + 1, |i| {
+                    yaml.start + i..yaml.start + i + name.len()
+                });
+            out.diagnostics.push(
+                Diagnostic::error(display_path, source, at, format!("macro `{name}` does not typeset"))
+                    .with_label(problem)
+                    .with_hint("every `{` in a macro needs its `}`; formulas that use this macro are not checked until it is fixed"),
+            );
+            out.broken.push(name);
+        }
+        if !fm.macros.is_empty() {
+            let mut options = book.options.clone();
+            options.macros.extend(fm.macros.clone());
+            let fingerprint = options.fingerprint();
+            out.options = Some((options, fingerprint));
+        }
+        out.front = fm;
+        out.macros_lost = record.front.macros_lost;
+        if let Some(err) = &record.front.error {
+            let hint = if out.macros_lost {
+                "front matter is YAML between `---` lines; until it reads, the chapter's `macros:` are not defined, so errors about undefined commands in its formulas are not shown"
+            } else {
+                "front matter is YAML between `---` lines; the keys mathcourse reads are listed in the author guide"
+            };
+            out.diagnostics.push(
+                Diagnostic::error(
+                    display_path,
+                    source,
+                    err.offset..err.offset + 1,
+                    "invalid front matter",
+                )
+                .with_label(err.message.clone())
+                .with_hint(hint),
+            );
+        }
+        out
+    }
+
+    /// True when `d` follows from a problem of the front matter reported already: an
+    /// undefined command that a lost or broken macro would have defined.
+    fn explains(&self, d: &Diagnostic) -> bool {
+        let Some(name) = d.label.strip_prefix("Undefined control sequence: ") else {
+            return false;
+        };
+        let name: String = name
+            .chars()
+            .take(1)
+            .chain(name.chars().skip(1).take_while(char::is_ascii_alphabetic))
+            .collect();
+        self.macros_lost || self.broken.contains(&name)
+    }
+}
+
+/// Warns about directive openers inside block quotes or list items: Markdown does not
+/// give them to us as directives.
+fn warn_misplaced_openers(cx: &mut Cx, body_start: usize) {
+    use crate::directive::block::{misplaced_openers, Misplaced};
+    for (opener, place) in misplaced_openers(&cx.source, body_start..cx.source.len()) {
+        let d = match place {
+            Misplaced::BlockQuote => cx
+                .warning(opener, "a directive inside a block quote is not read as a directive")
+                .with_label("shown as plain text")
+                .with_hint("directives are read only outside block quotes: move the block out of the quote (a `{note}` or another callout can hold the quoted text)"),
+            Misplaced::ListItem => cx
+                .warning(opener, "a directive inside a list item is not read as part of the list")
+                .with_label("indented under a list item")
+                .with_hint("indented four spaces or more it is not read as a directive; indented less, its block ends the list; put the directive at the left margin, after the list"),
+        };
+        cx.diagnostics.push(d);
+    }
+}
+
+/// Saves the chapter's formula cache; a warning when it was skipped or could not be
+/// written (the build itself is fine).
+fn save_pack(pack: Pack, display_path: &Path, source: &Arc<str>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    if let (Some(what), Some(file)) = (&pack.skipped, pack.path()) {
+        out.push(
+            Diagnostic::warning(display_path, source, 0..0, "the formula cache of this chapter was skipped")
+                .with_label(format!("{} is a {what}, not a regular file", file.display()))
+                .with_hint("only regular files are read from the cache folder (option `cache-dir`), so the build never waits on a pipe or follows a link out of it; remove that entry and the next build writes the chapter's cache again"),
+        );
+    }
+    if let Err(err) = pack.save() {
+        out.push(
+            Diagnostic::warning(display_path, source, 0..0, "could not write the formula cache")
+                .with_label(err.to_string())
+                .with_hint("check that the cache folder (option `cache-dir`) is writable; the build itself is fine"),
+        );
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,13 +252,45 @@ mod tests {
     }
 
     fn render(src: &str, on_error: OnError) -> ChapterOutput {
-        render_chapter(
+        render_source(
             src,
             Path::new("t.md"),
             Path::new("src/t.md"),
             &book(on_error),
             true,
         )
+    }
+
+    #[test]
+    fn each_chapter_is_read_once_for_the_book_and_its_page() {
+        use crate::book_pass::{self, ChapterRecord};
+        use crate::directive::registry::WALKED;
+        use crate::frontmatter::LOCATED;
+        let chapters = [
+            "---\ntitle: One\nmodule: 2\nobjectives: [Read]\n---\n:::{claim} established\nA.\n:::\n\n```{math}\n---\nlabel: one\n---\nx\n```\n",
+            "---\nmacros:\n  \\V: v\n---\nSee {eq}`one` and $\\V$.\n\n:::{symbols}\n---\n- {id: v, tex: v, name: v, meaning: A vector}\n---\n:::\n",
+            ":::{notation-index}\n:::\n",
+        ];
+        let (located, walked) = (LOCATED.with(|n| n.get()), WALKED.with(|n| n.get()));
+        let records: Vec<ChapterRecord> = chapters
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                let path = std::path::PathBuf::from(format!("c{i}.md"));
+                let shown = Path::new("src").join(&path);
+                ChapterRecord::read(path, shown, format!("C{i}"), None, Arc::from(*text))
+            })
+            .collect();
+        let wide = book_pass::run(&records, Path::new("src"), Vec::new());
+        assert!(wide.diagnostics.is_empty(), "{:?}", wide.diagnostics);
+        let book = book(OnError::Fail).with_book_wide(wide.labels, wide.notation, wide.modules);
+        for record in &records {
+            let out = render_chapter(record, &book, true);
+            assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+        }
+        // The book-wide pass and the three pages: each chapter located and walked once.
+        assert_eq!(LOCATED.with(|n| n.get()) - located, 3);
+        assert_eq!(WALKED.with(|n| n.get()) - walked, 3);
     }
 
     #[test]
@@ -321,7 +405,7 @@ mod tests {
     #[test]
     fn chapter_content_links_no_assets() {
         // They are linked once per page from the theme's head.hbs (assets::head_hbs).
-        let out = render_chapter(
+        let out = render_source(
             "x",
             Path::new("a/b.md"),
             Path::new("src/a/b.md"),
@@ -359,7 +443,7 @@ mod tests {
     #[test]
     fn degrade_keeps_text() {
         let src = "---\nmacros: {}\n---\n:::{claim} established\nGradients point uphill.\n:::\n";
-        let out = render_chapter(
+        let out = render_source(
             src,
             Path::new("t.md"),
             Path::new("src/t.md"),

@@ -84,6 +84,23 @@ impl BookContext {
         }
     }
 
+    /// Adds what the book-wide pass found: the equation labels, the notation and the
+    /// module numbers (and the options of each chapter with macros).
+    pub fn with_book_wide(
+        self,
+        labels: Labels,
+        notation: Notation,
+        modules: BTreeMap<u32, PathBuf>,
+    ) -> BookContext {
+        BookContext {
+            labels,
+            notation,
+            modules,
+            ..self
+        }
+        .with_chapter_macros()
+    }
+
     /// Fills [`BookContext::chapter_options`] from the chapters' front-matter macros
     /// the notation collector found.
     pub fn with_chapter_macros(mut self) -> BookContext {

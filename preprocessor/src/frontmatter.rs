@@ -147,9 +147,18 @@ pub struct FrontMatterBlock {
     pub body_start: usize,
 }
 
+#[cfg(test)]
+thread_local! {
+    /// How many times [`locate`] ran on this thread (the book-wide pass locates each
+    /// chapter's front matter once; a test counts).
+    pub(crate) static LOCATED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// Finds a front-matter block: the chapter starts with a `---` line and a later line is
 /// `---` (or `...`). Returns `None` when there is none.
 pub fn locate(source: &str) -> Option<FrontMatterBlock> {
+    #[cfg(test)]
+    LOCATED.with(|n| n.set(n.get() + 1));
     let first_end = source.find('\n')?;
     if source[..first_end].trim_end() != "---" {
         return None;

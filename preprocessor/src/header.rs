@@ -248,12 +248,12 @@ impl Keys {
 mod tests {
     use std::path::Path;
 
-    use crate::chapter::{render_chapter, BookContext, ChapterOutput};
+    use crate::chapter::{render_source, BookContext, ChapterOutput};
     use crate::config::OnError;
 
     fn run(src: &str, html: bool) -> ChapterOutput {
         let book = BookContext::standalone(OnError::Fail);
-        render_chapter(src, Path::new("t.md"), Path::new("src/t.md"), &book, html)
+        render_source(src, Path::new("t.md"), Path::new("src/t.md"), &book, html)
     }
 
     const FULL: &str = "---\nmodule: 6\nweek: 6\ntitle: Attention, *at last*\nsubtitle: Weighted averages\ntime: about 3 focused hours\nprerequisites:\n  - 1\n  - {module: 4, title: Probability}\nobjectives:\n  - compute $QK^\\top$\n  - explain why we divide by $\\sqrt{d_k}$\n---\n## First section\n\nBody.\n";
@@ -281,7 +281,7 @@ mod tests {
             .insert(1, Path::new("toolkit/vectors.md").to_path_buf());
         book.modules
             .insert(6, Path::new("ai/attention.md").to_path_buf());
-        let out = render_chapter(
+        let out = render_source(
             FULL,
             Path::new("ai/attention.md"),
             Path::new("src/ai/attention.md"),

@@ -11,9 +11,9 @@
 
 pub mod assets;
 pub(crate) mod book_fs;
+pub mod book_pass;
 pub(crate) mod cache;
 pub mod chapter;
-pub(crate) mod collect;
 #[cfg(test)]
 mod compact_js;
 pub mod config;
@@ -176,81 +176,153 @@ pub fn process(ctx: &PreprocessorContext, book: Book) -> Result<Outcome> {
 fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
     let config = Config::from_book(&ctx.config)?;
     let mut config_warnings = config.compat_warnings();
+    let src_name = ctx.config.book.src.clone();
     let mut chapters = Vec::new();
     collect_chapters(&mut book.items, &mut chapters);
     if include::links_run_later(&ctx.config) {
-        // Included math must be typeset too: expand the links `links` would expand later.
-        let src_dir = ctx.root.join(&ctx.config.book.src);
-        let mut skipped = Vec::new();
-        for ch in &mut chapters {
-            let file = src_dir.join(ch.source_path.or(ch.path).cloned().unwrap_or_default());
-            let dir = file.parent().unwrap_or(&src_dir).to_path_buf();
-            if let Some(text) = include::expand(ch.content, &dir, &ctx.root, &mut skipped) {
-                *ch.content = text;
-            }
-        }
-        config_warnings.extend(skipped.into_iter().map(|link| format!(
-            "`{link}` points outside the book, so mathcourse does not read it: its math stays TeX while mathcourse runs before `links` (remove `before = [\"links\"]`)"
-        )));
+        config_warnings.extend(expand_includes(ctx, &mut chapters));
     }
-    let html = ctx.renderer == "html";
-    let src_name = ctx.config.book.src.clone();
-    let mut control_warnings = Vec::new();
-    for ch in &mut chapters {
-        let path = ch.path.cloned().unwrap_or_default();
-        let shown = src_name.join(ch.source_path.unwrap_or(&path));
-        control_warnings.extend(replace_control_characters(ch.content, &shown));
-    }
-    let (modules, mut diagnostics) = collect_modules(&chapters, &src_name);
-    let (labels, label_diagnostics) = collect_labels(&chapters, &src_name, &modules);
-    diagnostics.extend(label_diagnostics);
-    diagnostics.splice(0..0, control_warnings);
+    let (records, mut diagnostics) = read_chapters(&mut chapters, &src_name);
     let file_symbols = book_symbols(&ctx.root, &config)?;
-    let sources: Vec<collect::ChapterSource> = chapters
-        .iter()
+    let wide = book_pass::run(&records, &src_name, file_symbols);
+    diagnostics.extend(wide.diagnostics);
+    let html = ctx.renderer == "html";
+    let mathjax = mathjax_setup(ctx, &config, html, &mut config_warnings);
+    let book_ctx = book_context(ctx, &config, mathjax, html)?.with_book_wide(
+        wide.labels,
+        wide.notation,
+        wide.modules,
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .stack_size(RENDER_STACK_BYTES)
+        .thread_name(|i| format!("mathcourse-render-{i}"))
+        .build()
+        .map_err(|e| anyhow::anyhow!("could not start the render threads: {e}"))?;
+    let outputs: Vec<chapter::ChapterOutput> = pool.install(|| {
+        records
+            .par_iter()
+            .map(|record| chapter::render_chapter(record, &book_ctx, html))
+            .collect()
+    });
+    drop(records);
+    let mut stats = RunStats {
+        chapters: outputs.len(),
+        ..RunStats::default()
+    };
+    for (ch, out) in chapters.iter_mut().zip(outputs) {
+        *ch.content = out.content;
+        diagnostics.extend(out.diagnostics);
+        stats.cache_hits += out.cache_hits;
+        stats.cache_misses += out.cache_misses;
+    }
+    if html {
+        let widget_pages: Vec<String> = chapters
+            .iter()
+            .filter(|ch| assets::has_widget(ch.content))
+            .filter_map(|ch| ch.path.map(|p| p.to_string_lossy().into_owned()))
+            .collect();
+        let block = assets::head_hbs(book_ctx.head, &widget_pages);
+        config_warnings.extend(assets::install_head(&ctx.root, &theme_dir(ctx), &block)?);
+    }
+    diagnostic::dedup(&mut diagnostics);
+    Ok(Outcome {
+        book,
+        diagnostics,
+        config_warnings,
+        stats,
+    })
+}
+
+/// Expands the `{{#include}}` links in every chapter, as `links` would later: included
+/// math must be typeset too. A warning for each link that points outside the book.
+fn expand_includes(ctx: &PreprocessorContext, chapters: &mut [ChapterRef]) -> Vec<String> {
+    let src_dir = ctx.root.join(&ctx.config.book.src);
+    let mut skipped = Vec::new();
+    for ch in chapters {
+        let file = src_dir.join(ch.source_path.or(ch.path).cloned().unwrap_or_default());
+        let dir = file.parent().unwrap_or(&src_dir).to_path_buf();
+        if let Some(text) = include::expand(ch.content, &dir, &ctx.root, &mut skipped) {
+            *ch.content = text;
+        }
+    }
+    skipped.into_iter().map(|link| format!(
+        "`{link}` points outside the book, so mathcourse does not read it: its math stays TeX while mathcourse runs before `links` (remove `before = [\"links\"]`)"
+    )).collect()
+}
+
+/// Reads every chapter once into its record (its text moves into the record; the
+/// rendered page is written back), with a warning for each chapter whose control
+/// characters were replaced.
+fn read_chapters(
+    chapters: &mut [ChapterRef],
+    src_name: &Path,
+) -> (Vec<book_pass::ChapterRecord>, Vec<Diagnostic>) {
+    let mut warnings = Vec::new();
+    let records = chapters
+        .iter_mut()
         .map(|ch| {
-            let path = ch.path.map(PathBuf::as_path).unwrap_or(Path::new(""));
-            collect::ChapterSource {
-                path,
-                shown: src_name.join(ch.source_path.unwrap_or(ch.path.unwrap_or(&PathBuf::new()))),
-                title: ch.name.as_str(),
-                source: ch.content.as_str(),
-            }
+            let path = ch.path.cloned().unwrap_or_default();
+            let shown = src_name.join(ch.source_path.unwrap_or(&path));
+            warnings.extend(book_pass::replace_control_characters(ch.content, &shown));
+            let source = std::sync::Arc::from(std::mem::take(ch.content));
+            book_pass::ChapterRecord::read(path, shown, ch.name.clone(), ch.number.clone(), source)
         })
         .collect();
-    let (notation, notation_diagnostics) = notation::Notation::collect(file_symbols, &sources);
-    drop(sources);
-    diagnostics.extend(notation_diagnostics);
+    (records, warnings)
+}
 
+/// The theme folder (`output.html.theme`, `theme` by default).
+fn theme_dir(ctx: &PreprocessorContext) -> PathBuf {
+    ctx.config
+        .get::<PathBuf>("output.html.theme")
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| PathBuf::from("theme"))
+}
+
+/// MathJax's reading rules when the book's math is read as MathJax reads it, with a
+/// warning for each script that would still load MathJax in the browser.
+fn mathjax_setup(
+    ctx: &PreprocessorContext,
+    config: &Config,
+    html: bool,
+    warnings: &mut Vec<String>,
+) -> Option<mathjax::Tex2jax> {
     let mathjax_support = ctx
         .config
         .get::<bool>("output.html.mathjax-support")
         .ok()
         .flatten()
         .unwrap_or(false);
-    let theme_dir = ctx
-        .config
-        .get::<PathBuf>("output.html.theme")
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| PathBuf::from("theme"));
-    let mathjax = mathjax_rules(&config, mathjax_support, &ctx.root.join(&theme_dir));
+    let theme_dir = theme_dir(ctx);
+    let mathjax = mathjax_rules(config, mathjax_support, &ctx.root.join(&theme_dir));
     if mathjax_support && html {
-        config_warnings.push(MATHJAX_CDN_WARNING.to_string());
+        warnings.push(MATHJAX_CDN_WARNING.to_string());
     }
     if mathjax.is_some() && html {
         for file in ["index.hbs", "head.hbs"] {
             let path = ctx.root.join(&theme_dir).join(file);
             let text = std::fs::read_to_string(&path).unwrap_or_default();
             if let Some(src) = mathjax::theme::unconditional_mathjax(&text) {
-                config_warnings.push(format!(
+                warnings.push(format!(
                     "{} loads MathJax on every page (`{src}`), which has nothing left to typeset now that mathcourse typesets every formula at build time: remove that script (and its `text/x-mathjax-config`, which mathcourse has read)",
                     theme_dir.join(file).display()
                 ));
             }
         }
     }
-    let mut macros = book_macros(&ctx.root, &config)?;
+    mathjax
+}
+
+/// The settings every chapter shares (before the book-wide pass's findings are added):
+/// macros and math options, templates, the cache, the assets installed.
+fn book_context(
+    ctx: &PreprocessorContext,
+    config: &Config,
+    mathjax: Option<mathjax::Tex2jax>,
+    html: bool,
+) -> Result<BookContext> {
+    let mut macros = book_macros(&ctx.root, config)?;
     if let Some(rules) = &mathjax {
         for (name, expansion) in &rules.macros {
             macros
@@ -258,7 +330,7 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
                 .or_insert_with(|| expansion.clone());
         }
     }
-    let options = MathOptions::from_config(&config, macros);
+    let options = MathOptions::from_config(config, macros);
     if html {
         assets::install(&ctx.root.join(&ctx.config.book.src))?;
     }
@@ -274,11 +346,11 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
     if let Some(dir) = &cache_dir {
         Cache::new(Some(dir.clone())).remove_stale_temp_files();
     }
-    let book_ctx = BookContext {
+    Ok(BookContext {
         templates: templates::Templates::load(&ctx.root)?,
-        labels,
-        notation,
-        modules,
+        labels: Default::default(),
+        notation: Default::default(),
+        modules: Default::default(),
         undefined_symbols: config.undefined_symbols,
         chapter_options: Default::default(),
         fingerprint: if mathjax.is_some() {
@@ -300,55 +372,6 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
             katex_css: !config.no_css,
             reading_progress: config.reading_progress,
         },
-    }
-    .with_chapter_macros();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .stack_size(RENDER_STACK_BYTES)
-        .thread_name(|i| format!("mathcourse-render-{i}"))
-        .build()
-        .map_err(|e| anyhow::anyhow!("could not start the render threads: {e}"))?;
-    let results: Vec<_> = pool.install(|| {
-        chapters
-            .par_iter_mut()
-            .map(|ch| {
-                let path = ch.path.cloned().unwrap_or_default();
-                let shown = src_name.join(ch.source_path.unwrap_or(&path));
-                let out = chapter::render_chapter(ch.content, &path, &shown, &book_ctx, html);
-                *ch.content = out.content;
-                (out.diagnostics, out.cache_hits, out.cache_misses)
-            })
-            .collect()
-    });
-    if html {
-        let widget_pages: Vec<String> = chapters
-            .iter()
-            .filter(|ch| assets::has_widget(ch.content))
-            .filter_map(|ch| ch.path.map(|p| p.to_string_lossy().into_owned()))
-            .collect();
-        let theme = ctx
-            .config
-            .get::<PathBuf>("output.html.theme")
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| PathBuf::from("theme"));
-        let block = assets::head_hbs(book_ctx.head, &widget_pages);
-        config_warnings.extend(assets::install_head(&ctx.root, &theme, &block)?);
-    }
-    let mut stats = RunStats {
-        chapters: results.len(),
-        ..RunStats::default()
-    };
-    for (d, hits, misses) in results {
-        diagnostics.extend(d);
-        stats.cache_hits += hits;
-        stats.cache_misses += misses;
-    }
-    diagnostic::dedup(&mut diagnostics);
-    Ok(Outcome {
-        book,
-        diagnostics,
-        config_warnings,
-        stats,
     })
 }
 
@@ -401,142 +424,6 @@ struct ChapterRef<'a> {
     path: Option<&'a PathBuf>,
     source_path: Option<&'a PathBuf>,
     number: Option<String>,
-}
-
-/// Replaces control characters (U+0000–U+001F except tab, line feed and carriage
-/// return, and U+007F) with spaces, one warning per chapter at the first. They are
-/// invisible and invalid in HTML, and U+0001 is the template engine's slot marker: left
-/// in, it would cut or repeat text in the page. A space keeps every byte offset, so
-/// every other diagnostic still points at the right column.
-fn replace_control_characters(content: &mut String, shown: &Path) -> Option<Diagnostic> {
-    let is_control = |b: u8| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f;
-    let first = content.bytes().position(is_control)?;
-    let source: std::sync::Arc<str> = std::sync::Arc::from(content.as_str());
-    let count = content.bytes().filter(|&b| is_control(b)).count();
-    let code = content.as_bytes()[first];
-    // Control characters are ASCII: replacing bytes keeps the text valid UTF-8.
-    *content = content
-        .chars()
-        .map(|c| {
-            if c.is_ascii() && is_control(c as u8) {
-                ' '
-            } else {
-                c
-            }
-        })
-        .collect();
-    Some(
-        Diagnostic::warning(shown, &source, first..first + 1, format!("control character U+{code:04X} in the text"))
-            .with_label("replaced by a space")
-            .with_hint(format!("{count} control character{} in this chapter (invisible, and not allowed in HTML) were replaced by spaces; remove them from the source", if count == 1 { "" } else { "s" })),
-    )
-}
-
-/// The module number each chapter sets in its front matter (`module: 7`), with a
-/// warning when two chapters claim the same number (the first keeps it).
-fn collect_modules(
-    chapters: &[ChapterRef],
-    src_name: &Path,
-) -> (BTreeMap<u32, PathBuf>, Vec<Diagnostic>) {
-    let mut modules: BTreeMap<u32, PathBuf> = BTreeMap::new();
-    let mut diagnostics = Vec::new();
-    for ch in chapters {
-        let Some(block) = frontmatter::locate(ch.content) else {
-            continue;
-        };
-        let Some(module) = frontmatter::parse_keeping(ch.content, &block).front.module else {
-            continue;
-        };
-        let path = ch.path.cloned().unwrap_or_default();
-        if let Some(first) = modules.get(&module) {
-            let source: std::sync::Arc<str> = std::sync::Arc::from(ch.content.as_str());
-            let at = source.find("module:").map_or(0..0, |i| i..i + 7);
-            let shown = src_name.join(ch.source_path.unwrap_or(&path));
-            diagnostics.push(
-                Diagnostic::warning(&shown, &source, at, format!("module {module} is also set by {}", src_name.join(first).display()))
-                    .with_label("the same module number twice")
-                    .with_hint("give each chapter its own `module:` number; prerequisites and equation numbers use the first chapter that has it"),
-            );
-            continue;
-        }
-        modules.insert(module, path);
-    }
-    (modules, diagnostics)
-}
-
-/// Numbers every labelled equation (`chapter.n`) and reports duplicate labels. The
-/// chapter part is the chapter's `module:` number when its front matter sets one, else
-/// its number in SUMMARY.md (or its position).
-fn collect_labels(
-    chapters: &[ChapterRef],
-    src_name: &Path,
-    modules: &BTreeMap<u32, PathBuf>,
-) -> (directive::Labels, Vec<Diagnostic>) {
-    let mut labels = directive::Labels::new();
-    let mut diagnostics = Vec::new();
-    // Which chapter numbers its equations with each prefix: two chapters never show the
-    // same "(6.1)" (print.html shows them on one page).
-    let mut prefixes: BTreeMap<String, (PathBuf, String)> = BTreeMap::new();
-    for (index, ch) in chapters.iter().enumerate() {
-        let path = ch.path.cloned().unwrap_or_default();
-        let shown = src_name.join(ch.source_path.unwrap_or(&path));
-        let source: std::sync::Arc<str> = std::sync::Arc::from(ch.content.as_str());
-        let start = frontmatter::locate(&source).map_or(0, |b| b.body_start);
-        let lines = diagnostic::LineIndex::new(&source);
-        let module = modules
-            .iter()
-            .find(|(_, p)| ch.path.is_some_and(|c| c == *p))
-            .map(|(n, _)| n.to_string());
-        let from_module = module.is_some();
-        let prefix = module
-            .or_else(|| ch.number.clone())
-            .unwrap_or_else(|| (index + 1).to_string());
-        for (n, (label, span)) in directive::registry::labels(&source, start)
-            .into_iter()
-            .enumerate()
-        {
-            let (line, col) = lines.line_col(&source, span.start);
-            let here = format!("{}:{line}:{col}", shown.display());
-            if n == 0 {
-                match prefixes.get(&prefix) {
-                    Some((other, at)) if *other != path => {
-                        let why = if from_module {
-                            format!("its front matter's `module: {prefix}`")
-                        } else {
-                            format!("its number {prefix} in SUMMARY.md")
-                        };
-                        diagnostics.push(
-                            Diagnostic::error(&shown, &source, span.clone(), format!("this chapter's equations are numbered ({prefix}.1), (…), as are those of {}", src_name.join(other).display()))
-                                .with_label("numbered again here")
-                                .with_hint(format!("this chapter takes the number {prefix} from {why}, and the equation at {at} already has ({prefix}.1); give this chapter a `module:` number that no other chapter's equations use (its number in SUMMARY.md is {})", ch.number.clone().unwrap_or_else(|| (index + 1).to_string()))),
-                        );
-                        // Its labels still count, so `{eq}` references do not cascade.
-                    }
-                    Some(_) => {}
-                    None => {
-                        prefixes.insert(prefix.clone(), (path.clone(), here.clone()));
-                    }
-                }
-            }
-            if let Some(first) = labels.get(&label) {
-                diagnostics.push(
-                    Diagnostic::error(&shown, &source, span, format!("duplicate equation label `{label}`"))
-                        .with_label("used again here")
-                        .with_hint(format!("it is already defined at {}; labels are book-wide, so give each equation its own", first.defined_at)),
-                );
-                continue;
-            }
-            labels.insert(
-                label,
-                directive::Label {
-                    chapter: path.clone(),
-                    number: format!("{prefix}.{}", n + 1),
-                    defined_at: here,
-                },
-            );
-        }
-    }
-    (labels, diagnostics)
 }
 
 /// All chapters with content (drafts have no path and are skipped), in book order.

@@ -6,8 +6,9 @@
 //!    (`block`, `options`, `contribute`, `status`), (b) the rendering context `Cx`
 //!    (`directive/mod.rs`) and its helpers, (c) the directives and the chapter header,
 //!    (d) the registry, which lists them all;
-//! 3. the chapter pipeline;
-//! 4. the book-wide pass and the crate root.
+//! 3. (a) the book-wide pass, which reads each chapter once into a record, then (b) the
+//!    chapter pipeline, which renders from that record;
+//! 4. the crate root.
 //!
 //! A file may use files of its own layer or below, never above; a directive never uses
 //! another directive (what two share lives in layer 2a); and no files import each other
@@ -92,11 +93,9 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("2d the registry", &["directive/registry"]),
-    ("3 the chapter pipeline", &["chapter"]),
-    (
-        "4 the book-wide pass and the crate root",
-        &["collect", "lib"],
-    ),
+    ("3a the book-wide pass", &["book_pass"]),
+    ("3b the chapter pipeline", &["chapter"]),
+    ("4 the crate root", &["lib"]),
 ];
 
 /// The index of the layer named "2c the directives".

@@ -124,7 +124,7 @@ pub struct Cx<'a> {
     /// Counter for generated element ids.
     pub(crate) next_id: usize,
     /// The id of each block that has one, by the offset of its opening line (counted
-    /// once, by [`registry::anchors`]).
+    /// once, by the book-wide pass: `book_pass::ChapterRecord::anchors`).
     pub(crate) anchors_by_block: HashMap<usize, String>,
     /// Macros defined so far on this page by `\newcommand` or `\def` in a formula
     /// (MathJax keeps them for the rest of the page).
@@ -887,7 +887,10 @@ mod tests {
     #[test]
     fn labels_in_order_including_nested() {
         let src = ":::{math}\n:label: eq-a\nx\n:::\n::::{practice} P\n:::{formula} F\n:label: eq-b\n:tex: y\n:::\n::::\n";
-        let labels: Vec<String> = registry::labels(src, 0).into_iter().map(|l| l.0).collect();
+        let labels: Vec<String> = registry::entries(src, 0)
+            .into_iter()
+            .filter_map(|e| Some(e.contribution.label?.0))
+            .collect();
         assert_eq!(labels, vec!["eq-a", "eq-b"]);
     }
 }

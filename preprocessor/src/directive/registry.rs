@@ -69,9 +69,18 @@ pub fn names() -> Vec<&'static str> {
     DIRECTIVES.iter().map(|d| d.name()).collect()
 }
 
+#[cfg(test)]
+thread_local! {
+    /// How many times [`entries`] ran on this thread (once per chapter and build; a test
+    /// counts).
+    pub(crate) static WALKED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// Every block of the chapter `source` (from `start`, after the front matter), depth
 /// first in source order, with its id and its contribution.
 pub fn entries(source: &str, start: usize) -> Vec<Entry> {
+    #[cfg(test)]
+    WALKED.with(|n| n.set(n.get() + 1));
     let mut out = Vec::new();
     let mut counts: HashMap<String, usize> = HashMap::new();
     walk(source, start..source.len(), false, 0, &mut |b, demo| {
@@ -88,20 +97,6 @@ pub fn entries(source: &str, start: usize) -> Vec<Entry> {
             anchor,
             contribution,
         });
-    });
-    out
-}
-
-/// The id of each block that has one, by the byte offset of its opening line.
-pub fn anchors(source: &str, start: usize) -> HashMap<usize, String> {
-    let mut out = HashMap::new();
-    let mut counts: HashMap<String, usize> = HashMap::new();
-    walk(source, start..source.len(), false, 0, &mut |b, _| {
-        let n = counts.entry(b.name.clone()).or_default();
-        *n += 1;
-        if let Some(id) = find(&b.name).and_then(|d| d.anchor(b, source, *n)) {
-            out.insert(b.opener.start, id);
-        }
     });
     out
 }
@@ -129,13 +124,4 @@ fn walk(
             f,
         );
     }
-}
-
-/// The equation labels of one chapter (what `math` and `formula` blocks contribute),
-/// in order.
-pub fn labels(source: &str, start: usize) -> Vec<(String, Range<usize>)> {
-    entries(source, start)
-        .into_iter()
-        .filter_map(|e| e.contribution.label)
-        .collect()
 }

@@ -3,19 +3,14 @@
 
 use std::path::Path;
 
-use crate::chapter::{render_chapter, BookContext, ChapterOutput};
+use crate::chapter::{render_source, BookContext, ChapterOutput};
 use crate::config::OnError;
 
 fn book(src: &str) -> BookContext {
     BookContext {
-        notation: crate::notation::Notation::collect(
+        notation: crate::book_pass::collect_notation(
             Vec::new(),
-            &[crate::collect::ChapterSource {
-                path: Path::new("t.md"),
-                shown: Path::new("src/t.md").to_path_buf(),
-                title: "Test",
-                source: src,
-            }],
+            &[crate::book_pass::ChapterRecord::lone(src)],
         )
         .0,
         ..BookContext::standalone(OnError::Fail)
@@ -24,7 +19,7 @@ fn book(src: &str) -> BookContext {
 }
 
 fn run(src: &str, html: bool) -> ChapterOutput {
-    render_chapter(
+    render_source(
         src,
         Path::new("t.md"),
         Path::new("src/t.md"),

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use crate::chapter::{render_chapter, BookContext, ChapterOutput};
+use crate::chapter::{render_source, BookContext, ChapterOutput};
 use crate::config::OnError;
 use crate::diagnostic::Diagnostic;
 
@@ -11,7 +11,7 @@ fn book() -> BookContext {
 }
 
 fn run(src: &str, html: bool) -> ChapterOutput {
-    render_chapter(src, Path::new("t.md"), Path::new("src/t.md"), &book(), html)
+    render_source(src, Path::new("t.md"), Path::new("src/t.md"), &book(), html)
 }
 
 fn block(kind: &str, options: &str) -> String {
