@@ -13,6 +13,9 @@ pub use crate::book_pass::ChapterRecord;
 use crate::cache::{Cache, Pack};
 pub use crate::context::BookContext;
 use crate::diagnostic::Diagnostic;
+use crate::directive::ids::Ids;
+use crate::directive::report::Report;
+use crate::directive::typeset::Typeset;
 use crate::directive::Cx;
 use crate::frontmatter::FrontMatter;
 use crate::math::MathOptions;
@@ -47,30 +50,39 @@ pub fn render_chapter(record: &ChapterRecord, book: &BookContext, html: bool) ->
     };
     let mut cx = Cx {
         source: source.clone(),
-        display_path,
         chapter_path: &record.path,
         book,
-        math_options: options,
-        fingerprint,
-        pack,
-        diagnostics: std::mem::take(&mut front.diagnostics),
         html,
-        next_id: 0,
-        anchors_by_block: record.anchors(),
-        mathjax_macros: Default::default(),
+        report: Report {
+            source: source.clone(),
+            path: display_path,
+            diagnostics: std::mem::take(&mut front.diagnostics),
+        },
+        ids: Ids::new(record.anchors()),
+        math: Typeset {
+            options,
+            fingerprint,
+            pack,
+            on_error: book.on_error,
+            error_color: &book.error_color,
+            mathjax_macros: Default::default(),
+        },
         calc_scope: Default::default(),
-        anchors: std::collections::HashSet::new(),
         nesting: 0,
         pending_controls: Vec::new(),
         directives: crate::directive::registry::DIRECTIVES,
+        roles: crate::directive::registry::ROLES,
     };
+
     let header = crate::header::render(&front.front, record.front_block.as_ref(), &mut cx);
     warn_misplaced_openers(&mut cx, record.body_start);
     let body = cx.markdown(record.body_start..source.len());
     crate::directive::registry::controls_without_widget(&mut cx);
     let Cx {
-        pack,
-        mut diagnostics,
+        math: Typeset { pack, .. },
+        report: Report {
+            mut diagnostics, ..
+        },
         ..
     } = cx;
     let (cache_hits, cache_misses) = (pack.hits, pack.misses);
@@ -208,15 +220,15 @@ fn warn_misplaced_openers(cx: &mut Cx, body_start: usize) {
     for (opener, place) in misplaced_openers(&cx.source, body_start..cx.source.len()) {
         let d = match place {
             Misplaced::BlockQuote => cx
-                .warning(opener, "a directive inside a block quote is not read as a directive")
+                .report.warning(opener, "a directive inside a block quote is not read as a directive")
                 .with_label("shown as plain text")
                 .with_hint("directives are read only outside block quotes: move the block out of the quote (a `{note}` or another callout can hold the quoted text)"),
             Misplaced::ListItem => cx
-                .warning(opener, "a directive inside a list item is not read as part of the list")
+                .report.warning(opener, "a directive inside a list item is not read as part of the list")
                 .with_label("indented under a list item")
                 .with_hint("indented four spaces or more it is not read as a directive; indented less, its block ends the list; put the directive at the left margin, after the list"),
         };
-        cx.diagnostics.push(d);
+        cx.report.push(d);
     }
 }
 

@@ -42,20 +42,20 @@ pub fn render(fm: &FrontMatter, block: Option<&FrontMatterBlock>, cx: &mut Cx) -
     };
     for key in fm.header_keys_without_title() {
         let d = cx
-            .warning(keys.key(key), format!("`{key}` is not shown: the chapter header needs a `title`"))
+            .report.warning(keys.key(key), format!("`{key}` is not shown: the chapter header needs a `title`"))
             .with_label("ignored without `title`")
             .with_hint("add `title: ...` to the front matter (and drop the chapter's own `# Title` line), or remove this key");
-        cx.diagnostics.push(d);
+        cx.report.push(d);
     }
     let Some(title) = &fm.title else {
         return String::new();
     };
     if let Some(h1) = first_h1(&cx.source, block.body_start) {
         let d = cx
-            .warning(h1, "the chapter has two titles")
+            .report.warning(h1, "the chapter has two titles")
             .with_label("a second `<h1>`: the front matter's `title` is already the page's heading")
             .with_hint("delete this `# ...` line (its text belongs in the front matter's `title`), or make it a `##` section heading");
-        cx.diagnostics.push(d);
+        cx.report.push(d);
     }
     if cx.html {
         html(fm, title, &keys, cx)
@@ -164,7 +164,7 @@ fn html(fm: &FrontMatter, title: &str, keys: &Keys, cx: &mut Cx) -> String {
     match cx.template("chapter-header", context, Vec::new(), keys.key("title")) {
         Ok(html) => format!("{}\n", html.trim_matches('\n')),
         Err(d) => {
-            cx.diagnostics.push(d);
+            cx.report.push(d);
             String::new()
         }
     }

@@ -55,12 +55,15 @@ const LAYERS: &[(&str, &[&str])] = &[
         &[
             "directive/block",
             "directive/options",
+            "directive/calc_scope",
             "directive/contribute",
+            "directive/ids",
+            "directive/report",
             "directive/status",
         ],
     ),
     (
-        "2b the rendering context and its helpers",
+        "2b the rendering context and its parts",
         &[
             "directive",
             "directive/inline",
@@ -68,6 +71,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "directive/math_errors",
             "directive/mathjax_math",
             "directive/symbol_list",
+            "directive/typeset",
         ],
     ),
     (
@@ -78,6 +82,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "directive/claim",
             "directive/connection",
             "directive/demo",
+            "directive/equation_ref",
             "directive/formula",
             "directive/indexes",
             "directive/lists",
@@ -102,27 +107,12 @@ const LAYERS: &[(&str, &[&str])] = &[
 const DIRECTIVES_LAYER: usize = 3;
 
 /// Import loops that exist today, each as its sorted files. The test fails when one of
-/// them is gone (remove it here) or another appears. One is left: `Cx` with the helpers
-/// and the `check` directive it calls back; splitting `Cx` by job removes it (issue 26).
-const KNOWN_LOOPS: &[&[&str]] = &[&[
-    "directive",
-    "directive/check",
-    "directive/check/calc",
-    "directive/check/calculus",
-    "directive/check/compare",
-    "directive/check/information",
-    "directive/check/matrices",
-    "directive/check/stated",
-    "directive/check/statistics",
-    "directive/check/vectors",
-    "directive/inline",
-    "directive/math_errors",
-    "directive/mathjax_math",
-]];
+/// them is gone (remove it here) or another appears. None is left.
+const KNOWN_LOOPS: &[&[&str]] = &[];
 
-/// Imports that point up today (importer, imported): `Cx` renders the `{calc}` role with
-/// the `check` directive's calculator. The test fails when one is gone (remove it here).
-const KNOWN_UPWARD: &[(&str, &str)] = &[("directive", "directive/check/calc")];
+/// Imports that point up today (importer, imported). The test fails when one is gone
+/// (remove it here). None is left.
+const KNOWN_UPWARD: &[(&str, &str)] = &[];
 
 /// Module path (`directive/check/calc`, `lib` for the root) → its source without tests
 /// and comments. The binary (`main.rs`) and test-only files are left out.

@@ -76,7 +76,7 @@ impl Directive for Callout {
         context.insert("collapsed", &kind.collapsed);
         context.insert("open", &options.open);
         context.insert("checklist", &kind.checklist);
-        context.insert("id", &cx.fresh_id(kind.name));
+        context.insert("id", &cx.ids.fresh_id(kind.name));
         if !block.argument.is_empty() {
             let title = cx.inline(&block.argument, block.argument_span.clone());
             context.insert("title_html", &title);

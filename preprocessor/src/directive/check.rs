@@ -25,19 +25,17 @@ mod calculus;
 mod compare;
 mod information;
 mod matrices;
+mod run;
 mod stated;
 mod statistics;
 mod tex;
 mod vectors;
 
-use std::ops::Range;
-
-use serde::de::DeserializeOwned;
-
-use super::options::{self, RawOptions};
+use super::options;
 use super::{Block, Cx, Directive};
 use crate::diagnostic::Diagnostic;
 use crate::templates::Slot;
+use run::{Line, Run};
 
 /// The `check` directive.
 pub struct Check;
@@ -68,68 +66,6 @@ const KINDS: &[(&str, Compute)] = &[
     ("calc", calc::run),
 ];
 
-/// The computation line, as TeX (HTML renderer) and as plain text (others).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Line {
-    /// TeX, typeset inline.
-    pub tex: String,
-    /// Plain text.
-    pub text: String,
-    /// Values computed on the way that the line does not show (a `calc` block's
-    /// lines): numbers in the body may state them.
-    pub computed: Vec<f64>,
-    /// The values a `calc` block named, which the `{calc}` roles of its body may use.
-    pub scope: calc::Scope,
-}
-
-/// One check being run: its block, kind and options as written. The kinds' functions
-/// read their typed options and inputs through it ([`Run::options`], [`Run::core`]) and
-/// compare their results with `compare`'s methods on it.
-struct Run<'c, 'a> {
-    cx: &'c Cx<'a>,
-    block: &'c Block,
-    kind: &'static str,
-    raw: RawOptions,
-}
-
-impl Run<'_, '_> {
-    /// The kind's typed options, from the options already read (errors name the kind:
-    /// `` `{check} dot` needs the option `b` ``).
-    fn options<T: DeserializeOwned>(&self) -> Result<T, Diagnostic> {
-        options::typed(self.raw.clone(), self.block)
-            .map(options::Typed::into_inner)
-            .map_err(|e| {
-                let message = e
-                    .message
-                    .replace("directive `check`", &format!("`{{check}} {}`", self.kind));
-                self.cx
-                    .error(e.span, message)
-                    .with_label("here")
-                    .with_hint(e.hint)
-            })
-    }
-
-    /// Where the value of option `key` is written (else its key, else the opener).
-    fn span(&self, key: &str) -> Range<usize> {
-        stated::value_span(&self.cx.source, self.block, &self.raw, key)
-            .or_else(|| self.raw.key_spans.get(key).cloned())
-            .unwrap_or_else(|| self.block.opener.clone())
-    }
-
-    /// A core error about the inputs, pointing at option `key`.
-    fn core<T>(&self, result: mathcourse_core::Result<T>, key: &str) -> Result<T, Diagnostic> {
-        result.map_err(|e| {
-            self.cx
-                .error(self.span(key), format!("cannot check this example: {e}"))
-                .with_label(format!("in `{key}`"))
-                .with_hint(format!(
-                    "fix the inputs of this `{}` example (see the author guide for what each option means)",
-                    self.kind
-                ))
-        })
-    }
-}
-
 /// Runs the check of `block`: the computation line, or the diagnostic.
 fn evaluate(block: &Block, cx: &Cx) -> Result<(&'static str, Line), Diagnostic> {
     let word = block.argument.trim();
@@ -147,6 +83,7 @@ fn evaluate(block: &Block, cx: &Cx) -> Result<(&'static str, Line), Diagnostic> 
             format!("unknown check kind `{word}`")
         };
         return Err(cx
+            .report
             .error(span, message)
             .with_label("expected a kind here")
             .with_hint(format!(
@@ -155,7 +92,7 @@ fn evaluate(block: &Block, cx: &Cx) -> Result<(&'static str, Line), Diagnostic> 
             )));
     };
     let raw = options::raw_options(&cx.source, block)
-        .map_err(|e| cx.error(e.span, e.message).with_hint(e.hint))?;
+        .map_err(|e| cx.report.error(e.span, e.message).with_hint(e.hint))?;
     let run = Run {
         cx,
         block,
@@ -189,7 +126,7 @@ impl Directive for Check {
         let (kind, line) = evaluate(block, cx)?;
         let all_checked = body_numbers_checked(block, &line, cx);
         // A `calc` shows its lines aligned, one per row.
-        let math = cx.generated_math(
+        let math = cx.math.generated_math(&mut cx.report,
             &line.tex,
             kind == "calc",
             block.opener.clone(),
@@ -198,7 +135,7 @@ impl Directive for Check {
         );
         let mut context = tera::Context::new();
         context.insert("kind", kind);
-        context.insert("id", &cx.fresh_id("check"));
+        context.insert("id", &cx.ids.fresh_id("check"));
         context.insert("computation_html", &math);
         context.insert("computation_text", &line.text);
         context.insert("all_checked", &all_checked);
@@ -238,7 +175,7 @@ impl Directive for Check {
                 out.push_str(&markdown_escape(&line.text));
                 out.push('\n');
             }
-            Err(d) => cx.diagnostics.push(d),
+            Err(d) => cx.report.push(d),
         }
         out
     }
@@ -255,7 +192,7 @@ fn body_numbers_checked(block: &Block, line: &Line, cx: &mut Cx) -> bool {
     let unchecked = body::unchecked(&cx.source, block.body.clone(), &known);
     for n in &unchecked {
         let d = cx
-            .warning(
+            .report.warning(
                 n.span.clone(),
                 format!(
                     "`{}` in this checked example is not compared with anything the build computed",
@@ -264,25 +201,9 @@ fn body_numbers_checked(block: &Block, line: &Line, cx: &mut Cx) -> bool {
             )
             .with_label("not checked")
             .with_hint("write it as a `{calc}` role that computes it (e.g. {calc}`sqrt(2) ≈ 1.41`), or state it in the options (`expect`, or a `calc` line), so the build compares it; until then the example shows no ✓ (a number that is no result, such as a count, can be written in words)");
-        cx.diagnostics.push(d);
+        cx.report.push(d);
     }
     unchecked.is_empty()
-}
-
-/// The part of `text` at `position` that a caret should cover: the name or number
-/// there, else one character.
-pub(super) fn caret_len(text: &str, position: usize) -> usize {
-    let rest = text.get(position..).unwrap_or("");
-    let word: usize = rest
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.')
-        .map(char::len_utf8)
-        .sum();
-    if word > 0 {
-        word
-    } else {
-        rest.chars().next().map_or(0, char::len_utf8)
-    }
 }
 
 #[cfg(test)]

@@ -35,7 +35,8 @@ impl Directive for Claim {
             } else {
                 format!("unknown claim status `{}`", block.argument)
             };
-            cx.error(span, message)
+            cx.report
+                .error(span, message)
                 .with_label("expected a status here")
                 .with_hint(format!(
                     "write `:::{{claim}} <status>` with one of {}{}",
@@ -53,11 +54,11 @@ impl Directive for Claim {
                 .map(|key| super::options::value_span(&cx.source, key))
                 .unwrap_or(block.opener.clone());
             return Err(cx
-                .error(span, format!("a claim marked `{}` needs a `:source:`", status.key()))
+                .report.error(span, format!("a claim marked `{}` needs a `:source:`", status.key()))
                 .with_hint("add a line `:source: Author (year), *Title*` after the opening line; only `established` claims may omit it"));
         }
         let mut context = tera::Context::new();
-        context.insert("id", &cx.block_anchor(block));
+        context.insert("id", &cx.ids.block_anchor(block));
         status.insert_into(&mut context);
         if let Some(source) = &options.source {
             let html = cx.inline(source, block.opener.clone());

@@ -62,15 +62,16 @@ impl Directive for Connection {
         let span_of = |key: &str| options.span(key);
         let (level, level_label) = level_of(&options.level).ok_or_else(|| {
             let shown = options.level.to_string();
-            cx.error(
-                span_of("level"),
-                format!("`level` must be 1, 2 or 3, not `{shown}`"),
-            )
-            .with_label("not a connection level")
-            .with_hint(format!("the levels are {}", levels_text()))
+            cx.report
+                .error(
+                    span_of("level"),
+                    format!("`level` must be 1, 2 or 3, not `{shown}`"),
+                )
+                .with_label("not a connection level")
+                .with_hint(format!("the levels are {}", levels_text()))
         })?;
         let mut context = tera::Context::new();
-        let id = cx.fresh_id("connection");
+        let id = cx.ids.fresh_id("connection");
         context.insert("id", &id);
         context.insert("level", &level);
         context.insert("level_label", level_label);

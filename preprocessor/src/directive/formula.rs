@@ -58,16 +58,17 @@ impl Directive for Formula {
         let mut context = tera::Context::new();
         if let Some(word) = &options.status {
             let status = Status::parse(word).ok_or_else(|| {
-                cx.error(
-                    super::options::value_span(&cx.source, span_of("status")),
-                    format!("unknown claim status `{word}`"),
-                )
-                .with_label("not a status")
-                .with_hint(format!(
-                    "`status` is one of {}{}",
-                    super::options::backticked(STATUSES),
-                    super::options::did_you_mean(word.trim(), STATUSES)
-                ))
+                cx.report
+                    .error(
+                        super::options::value_span(&cx.source, span_of("status")),
+                        format!("unknown claim status `{word}`"),
+                    )
+                    .with_label("not a status")
+                    .with_hint(format!(
+                        "`status` is one of {}{}",
+                        super::options::backticked(STATUSES),
+                        super::options::did_you_mean(word.trim(), STATUSES)
+                    ))
             })?;
             if status != Status::Established
                 && options
@@ -80,7 +81,7 @@ impl Directive for Formula {
                     None => super::options::value_span(&cx.source, span_of("status")),
                 };
                 return Err(cx
-                    .error(span, format!("a formula card marked `{}` needs a `source`", status.key()))
+                    .report.error(span, format!("a formula card marked `{}` needs a `source`", status.key()))
                     .with_label("no source given")
                     .with_hint("add `source: Author (year), *Title*` to the options; only `established` formulas may omit it, as for claims"));
             }
@@ -94,12 +95,12 @@ impl Directive for Formula {
             let number = cx.book.labels.get(label).map(|l| l.number.clone());
             context.insert("number", &number);
         }
-        let id = cx.block_anchor(block);
+        let id = cx.ids.block_anchor(block);
         context.insert("id", &id);
         let anchors: Vec<String> = options
             .where_
             .iter()
-            .filter_map(|s| cx.first_anchor(format!("sym-{}", s.id)))
+            .filter_map(|s| cx.ids.first_anchor(format!("sym-{}", s.id)))
             .collect();
         context.insert("anchors", &anchors);
         let title = cx.inline(&block.argument, block.argument_span.clone());
@@ -121,7 +122,7 @@ impl Directive for Formula {
                 };
                 if !valid(sym) || !valid(control) {
                     return Err(cx
-                        .error(span_of("controls"), format!("`controls` entry `{sym}: {control}` is not an id pair"))
+                        .report.error(span_of("controls"), format!("`controls` entry `{sym}: {control}` is not an id pair"))
                         .with_hint("write `controls: {symbol-id: control-name}`, e.g. `controls: {eta: lr}`; both use letters, digits, `-` and `_`"));
                 }
             }
@@ -173,7 +174,14 @@ impl Directive for Formula {
         } else {
             (options.tex.clone(), String::new())
         };
-        let math = cx.tagged_math(&tex, &options.tex, true, span_of("tex"), tex_offset);
+        let math = cx.math.tagged_math(
+            &mut cx.report,
+            &tex,
+            &options.tex,
+            true,
+            span_of("tex"),
+            tex_offset,
+        );
         // The annotation keeps the author's TeX, not the tagged one.
         let math = crate::math::with_annotation(&math, &options.tex);
         context.insert("math_html", &math);

@@ -77,7 +77,7 @@ fn no_body(block: &Block, cx: &Cx) -> Result<(), Diagnostic> {
             block.argument_span.clone()
         };
         return Err(cx
-            .error(span, format!("`{}` takes no argument and no body", block.name))
+            .report.error(span, format!("`{}` takes no argument and no body", block.name))
             .with_label("remove this")
             .with_hint("the page is generated from the whole book; write the heading and any introduction outside the directive"));
     }
@@ -175,7 +175,8 @@ impl Directive for NotationIndex {
             }
             // Typeset as in the defining chapter; problems are reported there.
             let math_html = cx.as_defined(d, "tex", |cx| {
-                cx.option_math(&d.symbol.tex, false, span.clone())
+                cx.math
+                    .option_math(&mut cx.report, &d.symbol.tex, false, span.clone())
             });
             let name_key = if d.symbol.name.trim().is_empty() {
                 "read"

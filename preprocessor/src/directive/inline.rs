@@ -7,13 +7,14 @@ use std::ops::Range;
 
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
-use super::Cx;
+use super::report::Report;
+use super::typeset::Typeset;
 use crate::html::escape;
 
 /// Renders `text` (found at `span` of the chapter) to inline HTML.
 // Every link end must pop its entry, so the pop stays out of a match guard.
 #[allow(clippy::collapsible_match)]
-pub fn render(text: &str, span: Range<usize>, cx: &mut Cx) -> String {
+pub fn render(text: &str, span: Range<usize>, math: &mut Typeset, report: &mut Report) -> String {
     let mut out = String::new();
     let mut link_open: Vec<bool> = Vec::new();
     for event in Parser::new_ext(text, crate::scan::markdown_options()) {
@@ -24,8 +25,12 @@ pub fn render(text: &str, span: Range<usize>, cx: &mut Cx) -> String {
                 out.push_str(&escape(&t));
                 out.push_str("</code>");
             }
-            Event::InlineMath(t) => out.push_str(&cx.option_math(&t, false, span.clone())),
-            Event::DisplayMath(t) => out.push_str(&cx.option_math(&t, true, span.clone())),
+            Event::InlineMath(t) => {
+                out.push_str(&math.option_math(report, &t, false, span.clone()))
+            }
+            Event::DisplayMath(t) => {
+                out.push_str(&math.option_math(report, &t, true, span.clone()))
+            }
             Event::Html(t) | Event::InlineHtml(t) => out.push_str(&escape(&t)),
             Event::SoftBreak => out.push(' '),
             Event::HardBreak => out.push_str("<br>"),

@@ -87,13 +87,13 @@ pub fn inspect_with_controls(
                 .map(|d| d.symbol.id.as_str())
                 .collect();
             let d = cx
-                .error(used_span.clone(), format!("`uses` names `{used}`, which no symbol of the book has as its id"))
+                .report.error(used_span.clone(), format!("`uses` names `{used}`, which no symbol of the book has as its id"))
                 .with_label("unknown symbol id")
                 .with_hint(format!(
                     "write the `id` of a symbol defined in a `symbol-table`, a `symbols` strip, a card's `where:` list or the book's symbols file{}",
                     super::options::did_you_mean(used, &ids)
                 ));
-            cx.diagnostics.push(d);
+            cx.report.push(d);
         }
     }
     // Only the symbols whose TeX occurs in the formula: each formula costs what it
@@ -152,7 +152,7 @@ pub fn inspect_with_controls(
             .collect::<Vec<_>>()
             .join(" and ");
         let d = cx
-            .error(
+            .report.error(
                 span.clone(),
                 format!(
                     "`{}` has {} meanings in this chapter, and this formula does not say which it means",
@@ -165,7 +165,7 @@ pub fn inspect_with_controls(
                 "this chapter defines {list}; name the one this formula means with `uses: [{}]` (or give the formula its own `where:` entry)",
                 first.id
             ));
-        cx.diagnostics.push(d);
+        cx.report.push(d);
     }
     if !resolved.ambiguous.is_empty() {
         // Tagged for real without the glyphs no meaning was chosen for.
@@ -174,20 +174,21 @@ pub fn inspect_with_controls(
     for (name, entry_span) in named.own.iter().chain(&named.uses) {
         if !tagged.symbols.contains(name) && !cx.book.notation.with_id(name).is_empty() {
             let d = cx
-                .warning(
+                .report.warning(
                     entry_span.clone(),
                     format!("`{name}` does not occur in this formula"),
                 )
                 .with_label("not found in the formula's TeX")
                 .with_hint("a `where:` entry or a `uses:` id explains a symbol of the formula: write its TeX as the formula writes it (`\\mathbf{x}`, `x_i`), or remove the entry");
-            cx.diagnostics.push(d);
+            cx.report.push(d);
         }
     }
     for p in &tagged.problems {
         let d = cx
+            .report
             .error(at(&p.range), p.message.clone())
             .with_hint(p.hint.clone());
-        cx.diagnostics.push(d);
+        cx.report.push(d);
     }
     if !tagged.undefined.is_empty() && cx.book.undefined_symbols != UndefinedSymbols::Allow {
         let list = tagged
@@ -230,12 +231,12 @@ pub fn inspect_with_controls(
         };
         let hint = format!("define each in a `symbol-table`, a `symbols` strip, the card's `where:` list or the book's symbols file; wrap a letter that needs no definition in `\\nosym{{...}}`; or set `undefined-symbols = \"allow\"` in book.toml{borrow}");
         let d = match cx.book.undefined_symbols {
-            UndefinedSymbols::Error => cx.error(at(first), message),
-            _ => cx.warning(at(first), message),
+            UndefinedSymbols::Error => cx.report.error(at(first), message),
+            _ => cx.report.warning(at(first), message),
         }
         .with_label("no symbol of the book covers this")
         .with_hint(hint);
-        cx.diagnostics.push(d);
+        cx.report.push(d);
     }
     let mut items = Vec::new();
     for sym in &tagged.symbols {
@@ -246,7 +247,8 @@ pub fn inspect_with_controls(
         let s = &def.symbol;
         // Typeset as in the defining chapter; problems are reported at the definition.
         let math_html = cx.as_defined(&def, "tex", |cx| {
-            cx.option_math(&s.tex, false, span.clone())
+            cx.math
+                .option_math(&mut cx.report, &s.tex, false, span.clone())
         });
         // Beside the glyph the name shows; with the glyph alone, the spoken form is
         // the button's hidden text.
@@ -264,10 +266,11 @@ pub fn inspect_with_controls(
             .meaning
             .as_ref()
             .map(|m| cx.as_defined(&def, "meaning", |cx| cx.inline(m, span.clone())));
-        let shape_html = s
-            .shape
-            .as_ref()
-            .map(|t| cx.as_defined(&def, "shape", |cx| cx.option_math(t, false, span.clone())));
+        let shape_html = s.shape.as_ref().map(|t| {
+            cx.as_defined(&def, "shape", |cx| {
+                cx.math.option_math(&mut cx.report, t, false, span.clone())
+            })
+        });
         let link = cx.book.notation.link(*index, cx.chapter_path);
         items.push(Item {
             id: s.id.clone(),
@@ -284,7 +287,7 @@ pub fn inspect_with_controls(
     for sym in controls.keys() {
         if !tagged.symbols.contains(sym) {
             let d = cx
-                .error(
+                .report.error(
                     span.clone(),
                     format!("`controls` names `{sym}`, which is not a symbol of this formula"),
                 )
@@ -301,7 +304,7 @@ pub fn inspect_with_controls(
                             .join(", ")
                     )
                 });
-            cx.diagnostics.push(d);
+            cx.report.push(d);
         }
     }
     let legend_html = if items.is_empty() {
@@ -313,7 +316,7 @@ pub fn inspect_with_controls(
         match cx.template("inspect", context, Vec::new(), span.clone()) {
             Ok(html) => html,
             Err(d) => {
-                cx.diagnostics.push(d);
+                cx.report.push(d);
                 String::new()
             }
         }

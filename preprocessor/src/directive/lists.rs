@@ -26,7 +26,7 @@ fn render(
 ) -> Result<String, Diagnostic> {
     cx.options::<NoOptions>(block)?;
     let mut context = tera::Context::new();
-    context.insert("id", &cx.fresh_id(name));
+    context.insert("id", &cx.ids.fresh_id(name));
     context.insert("label", label);
     if !block.argument.is_empty() {
         let title = cx.inline(&block.argument, block.argument_span.clone());

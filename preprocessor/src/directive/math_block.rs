@@ -38,6 +38,7 @@ impl Directive for MathBlock {
         let (tex, span, offset) = equation(block, cx);
         if tex.trim().is_empty() {
             return Err(cx
+                .report
                 .error(block.opener.clone(), "empty `math` block")
                 .with_hint("put the TeX of the equation between the opening and closing lines"));
         }
@@ -48,7 +49,7 @@ impl Directive for MathBlock {
                 context.insert("number", &number);
                 label.clone()
             }
-            None => cx.fresh_id("eq"),
+            None => cx.ids.fresh_id("eq"),
         };
         context.insert("id", &id);
         let author_tex = tex.clone();
@@ -76,7 +77,9 @@ impl Directive for MathBlock {
         } else {
             (tex, String::new())
         };
-        let math = cx.tagged_math(&tex, &author_tex, true, span, offset);
+        let math = cx
+            .math
+            .tagged_math(&mut cx.report, &tex, &author_tex, true, span, offset);
         // The annotation keeps the author's TeX, not the tagged one.
         let math = crate::math::with_annotation(&math, &author_tex);
         context.insert("math_html", &math);

@@ -4,12 +4,12 @@
 
 use std::ops::Range;
 
-use super::Cx;
+use super::report::Report;
 use crate::config::OnError;
 use crate::diagnostic::Diagnostic;
 use crate::html;
 use crate::math::{self, MathError};
-use crate::scan::{Declined, DeclinedPair, MathSpan};
+use crate::scan::{Declined, DeclinedPair, MathSpan, Scan};
 
 /// Replaces `replacements` (ranges relative to the full source, sorted, disjoint) in
 /// `body`, which starts at byte `base` of the full source.
@@ -36,7 +36,7 @@ pub const MAX_DECLINED_SHOWN: usize = 20;
 
 /// The warning for a dollar pair that mdbook-katex would typeset and this build keeps
 /// as text: why, and how to get it typeset (or silence it).
-pub fn declined_diagnostic(cx: &Cx, pair: &DeclinedPair) -> Diagnostic {
+pub fn declined_diagnostic(report: &Report, pair: &DeclinedPair) -> Diagnostic {
     let range = pair.range.clone();
     let (label, hint) = match pair.why {
         Declined::CloserStartsWord => (
@@ -56,26 +56,81 @@ pub fn declined_diagnostic(cx: &Cx, pair: &DeclinedPair) -> Diagnostic {
             "a formula cannot contain code; a `$` that is not math must be written `\\$` (e.g. `costs \\$5`)",
         ),
     };
-    cx.warning(
-        range,
-        "`$...$` kept as text (mdbook-katex would typeset it as math)",
-    )
-    .with_label(label)
-    .with_hint(hint)
+    report
+        .warning(
+            range,
+            "`$...$` kept as text (mdbook-katex would typeset it as math)",
+        )
+        .with_label(label)
+        .with_hint(hint)
 }
 
 /// The warning that counts the kept-as-text dollar pairs not reported one by one.
-pub fn more_declined_diagnostic(cx: &Cx, first: &DeclinedPair, more: usize) -> Diagnostic {
-    cx.warning(
-        first.range.clone(),
-        format!("{more} more `$...$` pairs kept as text from here on"),
-    )
-    .with_label("not reported one by one")
-    .with_hint("write each dollar sign that is not math as `\\$`")
+pub fn more_declined_diagnostic(report: &Report, first: &DeclinedPair, more: usize) -> Diagnostic {
+    report
+        .warning(
+            first.range.clone(),
+            format!("{more} more `$...$` pairs kept as text from here on"),
+        )
+        .with_label("not reported one by one")
+        .with_hint("write each dollar sign that is not math as `\\$`")
 }
 
-/// The diagnostic for a formula KaTeX rejected.
-pub fn math_diagnostic(cx: &Cx, span: &MathSpan, err: &MathError) -> Diagnostic {
+/// The warnings a scan of prose gives before any formula is typeset: a `\(` that
+/// nothing closes, a role Markdown does not read, `$…$` pairs kept as text (at most
+/// [`MAX_DECLINED_SHOWN`], then one that counts the rest).
+pub fn report_prose_notes(report: &mut Report, found: &Scan) {
+    for paren in &found.unclosed_parens {
+        let d = report
+            .warning(paren.clone(), "`\\(` opens a formula that no `\\)` closes")
+            .with_label("shown as `(`: Markdown drops the backslash")
+            .with_hint("close the formula with `\\)`; for a backslash before a parenthesis in prose, write `\\\\(`");
+        report.push(d);
+    }
+    for unread in &found.unread_roles {
+        let d = if unread.in_html {
+            report.warning(
+                unread.range.clone(),
+                format!("`{{{}}}` inside HTML is not read as a role", unread.name),
+            )
+            .with_label("shown as plain text, not checked")
+            .with_hint("Markdown inside an HTML block is not parsed: leave a blank line after the opening tag (e.g. `<details>`, `<summary>…</summary>`, blank line) so the role is in Markdown, or move it out of the HTML")
+        } else {
+            report
+                .warning(
+                    unread.range.clone(),
+                    format!(
+                        "`{{{}}}` is not followed by a code span, so it is not read as a role",
+                        unread.name
+                    ),
+                )
+                .with_label("shown as plain text")
+                .with_hint(format!(
+                    "write the code span right after the braces, with no space: {{{}}}`...`",
+                    unread.name
+                ))
+        };
+        report.push(d);
+    }
+    let shown = found.declined.len().min(MAX_DECLINED_SHOWN);
+    for pair in &found.declined[..shown] {
+        let d = declined_diagnostic(report, pair);
+        report.push(d);
+    }
+    if let Some(last) = found.declined.get(shown) {
+        let d = more_declined_diagnostic(report, last, found.declined.len() - shown);
+        report.push(d);
+    }
+}
+
+/// The diagnostic for a formula KaTeX rejected: an error, or a warning when the book
+/// builds anyway (`on_error`).
+pub fn math_diagnostic(
+    report: &Report,
+    on_error: OnError,
+    span: &MathSpan,
+    err: &MathError,
+) -> Diagnostic {
     let headline = format!("LaTeX error in {}", span.delimiter.describe());
     // The caret on the offending part when the engine located it in TeX that is a
     // verbatim slice of the source; otherwise on the whole formula.
@@ -94,9 +149,9 @@ pub fn math_diagnostic(cx: &Cx, span: &MathSpan, err: &MathError) -> Diagnostic 
         }
         _ => span.range.clone(),
     };
-    let d = match cx.book.on_error {
-        OnError::Fail => cx.error(at, headline),
-        OnError::Warn => cx.warning(at, headline),
+    let d = match on_error {
+        OnError::Fail => report.error(at, headline),
+        OnError::Warn => report.warning(at, headline),
     };
     let mut label = err.message.clone();
     if unclosed.is_some() && span.tex_offset.is_some() {

@@ -23,7 +23,7 @@ impl Directive for Practice {
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
         cx.options::<NoOptions>(block)?;
         let mut context = tera::Context::new();
-        context.insert("id", &cx.fresh_id("practice"));
+        context.insert("id", &cx.ids.fresh_id("practice"));
         if !block.argument.is_empty() {
             let title = cx.inline(&block.argument, block.argument_span.clone());
             context.insert("title_html", &title);

@@ -22,7 +22,7 @@ use super::watch::Watch;
 pub(crate) use super::widget::controls_without_widget;
 use super::widget::Widget;
 use super::widget_reference::WidgetReference;
-use super::{block, Block, Directive, MAX_DIRECTIVE_NESTING};
+use super::{block, check, equation_ref, Block, Directive, Role, MAX_DIRECTIVE_NESTING};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -58,6 +58,9 @@ pub static DIRECTIVES: &[&dyn Directive] = &[
     &NotationIndex,
     &ClaimsIndex,
 ];
+
+/// Every role, by name: `` {eq}`label` `` and `` {calc}`expr ≈ value` ``.
+pub static ROLES: &[&Role] = &[&equation_ref::EQ, &check::calc::role::ROLE];
 
 /// The directive called `name`.
 pub fn find(name: &str) -> Option<&'static dyn Directive> {

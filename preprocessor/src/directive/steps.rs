@@ -53,12 +53,17 @@ impl Directive for Steps {
         let mut legend = Vec::new();
         for entry in &options.legend {
             legend.push(LegendHtml {
-                math_html: cx.option_math(&entry.tex, false, legend_span.clone()),
+                math_html: cx.math.option_math(
+                    &mut cx.report,
+                    &entry.tex,
+                    false,
+                    legend_span.clone(),
+                ),
                 meaning_html: cx.inline(&entry.meaning, legend_span.clone()),
             });
         }
         let mut context = tera::Context::new();
-        context.insert("id", &cx.fresh_id("steps"));
+        context.insert("id", &cx.ids.fresh_id("steps"));
         if !block.argument.is_empty() {
             let title = cx.inline(&block.argument, block.argument_span.clone());
             context.insert("title_html", &title);

@@ -63,7 +63,7 @@ pub fn read_list(block: &Block, cx: &Cx, fields: Fields) -> Result<Vec<Located>,
     };
     if items.is_empty() {
         return Err(cx
-            .error(
+            .report.error(
                 block.opener.clone(),
                 format!("directive `{}` needs a list of symbols", block.name),
             )
@@ -80,6 +80,7 @@ pub fn read_list(block: &Block, cx: &Cx, fields: Fields) -> Result<Vec<Located>,
         let s = &located.symbol;
         if !valid_id(&s.id) {
             return Err(cx
+                .report
                 .error(
                     located.span_of("id"),
                     format!("symbol id `{}` is not a valid id", s.id),
@@ -90,6 +91,7 @@ pub fn read_list(block: &Block, cx: &Cx, fields: Fields) -> Result<Vec<Located>,
         if let Some(first) = first_of.get(&s.id).map(|&i| &out[i]) {
             let (line, _) = crate::diagnostic::line_col(&cx.source, first.span_of("id").start);
             return Err(cx
+                .report
                 .error(
                     located.span_of("id"),
                     format!("symbol id `{}` is used twice in `{}`", s.id, block.name),
@@ -103,6 +105,7 @@ pub fn read_list(block: &Block, cx: &Cx, fields: Fields) -> Result<Vec<Located>,
         };
         if s.name.trim().is_empty() && s.read.trim().is_empty() {
             return Err(cx
+                .report
                 .error(
                     located.item.span.start..located.item.span.start + 1,
                     format!(
@@ -119,6 +122,7 @@ pub fn read_list(block: &Block, cx: &Cx, fields: Fields) -> Result<Vec<Located>,
         }
         if fields == Fields::Table && s.meaning.as_deref().is_none_or(|m| m.trim().is_empty()) {
             return Err(cx
+                .report
                 .error(
                     located.item.span.start..located.item.span.start + 1,
                     format!("item {} of `{}` needs the key `meaning`", n + 1, block.name),

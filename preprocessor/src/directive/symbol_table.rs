@@ -46,18 +46,19 @@ impl Directive for SymbolTable {
         let symbols = symbol::read_list(block, cx, Fields::Table)?;
         let mut rows = Vec::new();
         for s in &symbols {
-            let math_html = cx.option_math(&s.symbol.tex, false, s.span_of("tex"));
+            let math_html =
+                cx.math
+                    .option_math(&mut cx.report, &s.symbol.tex, false, s.span_of("tex"));
             let read_html = cx.inline(s.symbol.spoken(), s.span_of_any(&["read", "name"]));
             let meaning = s.symbol.meaning.clone().unwrap_or_default();
             let meaning_html = cx.inline(&meaning, s.span_of("meaning"));
-            let shape_html = s
-                .symbol
-                .shape
-                .as_ref()
-                .map(|tex| cx.option_math(tex, false, s.span_of("shape")));
+            let shape_html = s.symbol.shape.as_ref().map(|tex| {
+                cx.math
+                    .option_math(&mut cx.report, tex, false, s.span_of("shape"))
+            });
             rows.push(Row {
                 id: s.symbol.id.clone(),
-                anchor: cx.first_anchor(format!("sym-{}", s.symbol.id)),
+                anchor: cx.ids.first_anchor(format!("sym-{}", s.symbol.id)),
                 math_html,
                 read_html,
                 meaning_html,
@@ -72,7 +73,7 @@ impl Directive for SymbolTable {
         };
         let caption_html = cx.inline(&caption, block.argument_span.clone());
         let mut context = tera::Context::new();
-        context.insert("id", &cx.fresh_id("symbol-table"));
+        context.insert("id", &cx.ids.fresh_id("symbol-table"));
         context.insert("caption_html", &caption_html);
         context.insert("symbols", &rows);
         cx.template("symbol-table", context, Vec::new(), block.opener.clone())

@@ -48,7 +48,7 @@ impl Directive for Symbols {
         let symbols = symbol::read_list(block, cx, Fields::Chip)?;
         if !block.argument.is_empty() {
             return Err(cx
-                .error(
+                .report.error(
                     block.argument_span.clone(),
                     "`symbols` takes no argument".to_string(),
                 )
@@ -57,11 +57,13 @@ impl Directive for Symbols {
         }
         let mut chips = Vec::new();
         for s in &symbols {
-            let math_html = cx.option_math(&s.symbol.tex, false, s.span_of("tex"));
+            let math_html =
+                cx.math
+                    .option_math(&mut cx.report, &s.symbol.tex, false, s.span_of("tex"));
             let name_html = cx.inline(s.symbol.called(), s.span_of_any(&["name", "read"]));
             chips.push(Chip {
                 id: s.symbol.id.clone(),
-                anchor: cx.first_anchor(format!("sym-{}", s.symbol.id)),
+                anchor: cx.ids.first_anchor(format!("sym-{}", s.symbol.id)),
                 math_html,
                 name_html,
             });

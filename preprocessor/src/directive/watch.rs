@@ -76,6 +76,7 @@ impl Directive for Watch {
         let url = options.url.trim();
         if !web_url(url) {
             return Err(cx
+                .report
                 .error(
                     span_of("url"),
                     format!("`url` must be an http(s) web address, not `{url}`"),
@@ -86,7 +87,7 @@ impl Directive for Watch {
                 ));
         }
         let mut context = tera::Context::new();
-        let id = cx.fresh_id("watch");
+        let id = cx.ids.fresh_id("watch");
         context.insert("id", &id);
         context.insert("href", &html::escape(url));
         let title = unlink(&cx.inline(&options.title, span_of("title")));

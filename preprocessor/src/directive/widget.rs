@@ -128,6 +128,7 @@ fn param_diagnostic(cx: &Cx, block: &Block, raw: &RawOptions, err: &ParamError) 
                 )
             };
             return cx
+                .report
                 .error(name_span(block), message)
                 .with_label(label)
                 .with_hint(format!(
@@ -136,6 +137,7 @@ fn param_diagnostic(cx: &Cx, block: &Block, raw: &RawOptions, err: &ParamError) 
                 ));
         }
         return cx
+            .report
             .error(
                 name_span(block),
                 format!("widget `{kind}`: {}", err.message),
@@ -151,6 +153,7 @@ fn param_diagnostic(cx: &Cx, block: &Block, raw: &RawOptions, err: &ParamError) 
     if let Some(place) = &err.place {
         let at = place_span(&cx.source, block, span.clone(), place).unwrap_or(span);
         let mut d = cx
+            .report
             .error(
                 at,
                 format!(
@@ -172,6 +175,7 @@ fn param_diagnostic(cx: &Cx, block: &Block, raw: &RawOptions, err: &ParamError) 
         let valid: Vec<&str> = err.valid.iter().map(String::as_str).collect();
         let list = options::backticked(&valid);
         return cx
+            .report
             .error(
                 span,
                 format!("unknown parameter `{}` for widget `{kind}`", err.param),
@@ -186,15 +190,16 @@ fn param_diagnostic(cx: &Cx, block: &Block, raw: &RawOptions, err: &ParamError) 
         .and_then(|p| p.iter().find(|(n, _, _)| *n == err.param))
         .map(|(n, ty, meaning)| format!("`{n}`: {ty}; {meaning}"))
         .unwrap_or_else(|| "see the author guide for this widget's parameters".into());
-    cx.error(
-        span,
-        format!(
-            "widget `{kind}`, parameter `{}`: {}",
-            err.param, err.message
-        ),
-    )
-    .with_label("invalid value")
-    .with_hint(hint)
+    cx.report
+        .error(
+            span,
+            format!(
+                "widget `{kind}`, parameter `{}`: {}",
+                err.param, err.message
+            ),
+        )
+        .with_label("invalid value")
+        .with_hint(hint)
 }
 
 /// A widget written without an options block whose caption starts with a line like
@@ -215,7 +220,7 @@ fn bare_option_line(cx: &Cx, block: &Block, kind: &str) -> Option<Diagnostic> {
     }
     let start = block.body.start + lead;
     Some(
-        cx.error(start..start + key.len(), format!("`{key}` reads as caption text, not as a parameter of widget `{kind}`"))
+        cx.report.error(start..start + key.len(), format!("`{key}` reads as caption text, not as a parameter of widget `{kind}`"))
             .with_label("this line is not an option")
             .with_hint(format!("write options as `:{key}: …` lines right after the opening line, or as YAML between two `---` lines; the caption comes after them")),
     )
@@ -228,7 +233,7 @@ impl Directive for Widget {
 
     fn render(&self, block: &Block, cx: &mut Cx) -> Result<String, Diagnostic> {
         let raw = options::raw_options(&cx.source, block)
-            .map_err(|e| cx.error(e.span, e.message).with_hint(e.hint))?;
+            .map_err(|e| cx.report.error(e.span, e.message).with_hint(e.hint))?;
         let params = params_of(&cx.source, block, &raw);
         let kind = block.argument.as_str();
         if let Some(d) = bare_option_line(cx, block, kind) {
@@ -239,9 +244,9 @@ impl Directive for Widget {
         for w in widget.warnings() {
             let mut d = param_diagnostic(cx, block, &raw, &w);
             d.severity = crate::diagnostic::Severity::Warning;
-            cx.diagnostics.push(d);
+            cx.report.push(d);
         }
-        let id = cx.fresh_id("widget");
+        let id = cx.ids.fresh_id("widget");
         let summary = CATALOG
             .iter()
             .find(|(n, _, _)| *n == kind)
@@ -319,7 +324,7 @@ fn check_controls(cx: &mut Cx, kind: &str, markup: &str) {
             )
         };
         let d = cx
-            .error(
+            .report.error(
                 p.span.clone(),
                 format!(
                     "`controls` links `{}` to `{}`, but the next widget on the page (`{kind}`) has no control `{}`",
@@ -328,7 +333,7 @@ fn check_controls(cx: &mut Cx, kind: &str, markup: &str) {
             )
             .with_label("no such control")
             .with_hint(hint);
-        cx.diagnostics.push(d);
+        cx.report.push(d);
     }
 }
 
@@ -340,7 +345,7 @@ pub(crate) fn controls_without_widget(cx: &mut Cx) {
     }
     for p in pending {
         let d = cx
-            .error(
+            .report.error(
                 p.span.clone(),
                 format!(
                     "`controls` links `{}` to `{}`, but no widget follows this card on the page",
@@ -349,7 +354,7 @@ pub(crate) fn controls_without_widget(cx: &mut Cx) {
             )
             .with_label("no widget below")
             .with_hint("`controls` names a control of the next widget on the page: add the widget after the card, or remove the entry");
-        cx.diagnostics.push(d);
+        cx.report.push(d);
     }
 }
 

@@ -13,7 +13,7 @@
 //! ```
 //!
 //! Each line defines a value (`mu = …`) or a function (`f(x) = …`) in the core's
-//! general expression grammar ([`Expr::parse_general`]); a line may use only the
+//! general expression grammar ([`mathcourse_core::expr::Expr::parse_general`]); a line may use only the
 //! names defined above it, so there is no recursion. Values are numbers or vectors:
 //! arithmetic and the core's one-argument functions work entry by entry, a number
 //! combines with every entry of a vector, and the built-in functions of [`BUILTINS`]
@@ -21,20 +21,20 @@
 //! precision written, as in every other check.
 
 mod eval;
+pub mod role;
 
 use std::collections::HashMap;
 use std::ops::Range;
 
-use mathcourse_core::expr::{name_uses, parse_definition, Expr, Function};
+use mathcourse_core::expr::{name_uses, parse_definition, Function};
 use mathcourse_core::CoreError;
 use serde_json::Value;
 
-use super::compare::{exact, fmt_computed, fmt_rounded};
-use super::stated::{self, Num, Stated};
-use super::{caret_len, tex, Line, Run};
+use super::run::{caret_len, Line, Run};
+use super::stated::{self, Stated};
+use super::tex;
 use crate::diagnostic::Diagnostic;
 use crate::directive::options;
-use crate::directive::Cx;
 use eval::{finite, Env, Val};
 
 /// The functions `calc` adds to the core's (`sin`, `sqrt`, … work entry by entry).
@@ -59,8 +59,7 @@ pub const BUILTINS: &[(&str, &str)] = &[
 
 /// The values a `calc` block computed, by name: the `{calc}` roles of its body may use
 /// them (set on [`Cx`] while the body renders).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Scope(Vec<(String, Val)>);
+pub use crate::directive::calc_scope::CalcScope as Scope;
 
 /// What a name is, for checking uses before evaluating.
 #[derive(Clone, Copy, PartialEq)]
@@ -266,12 +265,16 @@ pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
     let lines_span = run.span("lines");
     let Some(lines) = written_lines(lines_value, &cx.source, lines_span.clone()) else {
         return Err(cx
+            .report
             .error(lines_span, "`lines` must be a list of definitions")
             .with_label("not a list of text lines")
             .with_hint(HINT));
     };
     if lines.is_empty() {
-        return Err(cx.error(lines_span, "`lines` is empty").with_hint(HINT));
+        return Err(cx
+            .report
+            .error(lines_span, "`lines` is empty")
+            .with_hint(HINT));
     }
     let line_err =
         |line: &Written, position: Option<usize>, message: String, label: String, hint: String| {
@@ -288,7 +291,10 @@ pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
                 (Some(at), None) => at..at + line.text.len(),
                 (None, _) => lines_span.clone(),
             };
-            cx.error(span, message).with_label(label).with_hint(hint)
+            cx.report
+                .error(span, message)
+                .with_label(label)
+                .with_hint(hint)
         };
 
     let mut env = Env::new();
@@ -405,6 +411,7 @@ pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
     let stated = read_expect(run, &expect_span)?;
     if stated.is_empty() {
         return Err(cx
+            .report
             .error(
                 run.raw
                     .key_spans
@@ -428,6 +435,7 @@ pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
                 .collect();
             let list = options::backticked(&defined);
             return Err(cx
+                .report
                 .error(
                     key_span,
                     format!("`expect` names `{name}`, which no line defines"),
@@ -442,6 +450,7 @@ pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
         let s = match &line.value {
             None => {
                 return Err(cx
+                    .report
                     .error(
                         key_span,
                         format!("`{name}` is a function; only values can be expected"),
@@ -509,7 +518,8 @@ fn read_expect(run: &Run, expect_span: &Range<usize>) -> Result<Vec<Expected>, D
     let hint =
         "name each stated value: `expect: {mu: 2, var: 0.667}`, or one per line under `expect:`";
     let read_err = |span: Range<usize>, message: String| {
-        cx.error(span, "could not read the stated values `expect`")
+        cx.report
+            .error(span, "could not read the stated values `expect`")
             .with_label(message)
             .with_hint(hint)
     };
@@ -617,173 +627,6 @@ fn flow_value_span(source: &str, key_end: usize, end: usize) -> Range<usize> {
     let value = &text[colon..stop];
     let start = key_end + colon + leading_space(value);
     start..(key_end + colon + value.trim_end().len()).max(start)
-}
-
-/// The text of the role at `whole` as written in `source`, and where it starts. A code
-/// span's text has its line endings turned into spaces, so a role wrapped across lines
-/// is not there verbatim; every offset this module computes must be a byte of the
-/// source (a fuzzer found a caret inside `≈`).
-fn as_written<'s>(source: &'s str, content: &str, whole: &Range<usize>) -> (&'s str, usize) {
-    let Some(text) = source.get(whole.clone()) else {
-        return ("", whole.start);
-    };
-    let Some(open) = text.find('`') else {
-        return ("", whole.start);
-    };
-    let ticks = text[open..].len() - text[open..].trim_start_matches('`').len();
-    let start = open + ticks;
-    let inner = &text[start..];
-    let inner = inner.strip_suffix(&text[open..start]).unwrap_or(inner);
-    // The code span's text as Markdown gives it, when it is there verbatim (one space
-    // either side may have been stripped); else the text between the backticks.
-    match inner.find(content) {
-        Some(i) if !content.is_empty() => (&inner[i..i + content.len()], whole.start + start + i),
-        _ => (inner, whole.start + start),
-    }
-}
-
-/// The inline role `` {calc}`sqrt(4 + 0 + 1) ≈ 2.24` ``: the TeX to show, or the
-/// diagnostic. `whole` is the role in the chapter source.
-pub fn role(cx: &Cx, content: &str, whole: Range<usize>) -> Result<String, Diagnostic> {
-    // The role as written (a code span across lines reads its line ending as a space),
-    // so that every offset inside `content` is a byte of the chapter.
-    let (content, at) = as_written(&cx.source, content, &whole);
-    let place = |r: Range<usize>| at + r.start..at + r.end;
-    let hint = "write an expression, a relation and the stated value: {calc}`sqrt(4 + 0 + 1) ≈ 2.24` (`=`, `≈` or `\\approx`)";
-    let relation = ["≈", "\\approx", "="]
-        .iter()
-        .filter_map(|r| content.find(r).map(|i| (i, *r)))
-        .min_by_key(|(i, _)| *i);
-    let Some((rel_at, rel)) = relation else {
-        return Err(cx
-            .error(whole, "`{calc}` needs a stated value")
-            .with_label("no `=` or `≈` here")
-            .with_hint(hint));
-    };
-    let left = &content[..rel_at];
-    let right_start = rel_at + rel.len();
-    let right = &content[right_start..];
-    let expr = Expr::parse_general(left).map_err(|e| {
-        let (position, label) = match e {
-            CoreError::Syntax { position, message } => (position, message),
-            other => (0, other.to_string()),
-        };
-        let p = position.min(left.len());
-        let len = caret_len(content, p);
-        cx.error(place(p..p + len), "invalid expression in `{calc}`")
-            .with_label(label)
-            .with_hint(hint)
-    })?;
-    // Inside a `calc` block's body, the block's names.
-    let names = Names {
-        defined: cx
-            .calc_scope
-            .0
-            .iter()
-            .map(|(n, _)| (n.clone(), Kind::Value))
-            .collect(),
-    };
-    if let Err((position, _, message, hint)) = check_names(left, 0, &[], &names, false) {
-        let len = caret_len(content, position);
-        return Err(cx
-            .error(place(position..position + len), message)
-            .with_label("used here")
-            .with_hint(hint));
-    }
-    let mut env = Env::new();
-    for (name, value) in &cx.calc_scope.0 {
-        env.values.insert(name.clone(), value.clone());
-    }
-    let value = env.eval(&expr, &[]).map_err(|e| {
-        cx.error(
-            place(0..left.trim_end().len()),
-            "cannot compute this `{calc}` expression",
-        )
-        .with_label(e.0)
-        .with_hint(hint)
-    })?;
-    let value_span = right_start + leading_space(right)..right_start + right.trim_end().len();
-    if value_span.is_empty() {
-        return Err(cx
-            .error(
-                place(rel_at..right_start),
-                "`{calc}` needs a stated value after the relation",
-            )
-            .with_label("nothing after this")
-            .with_hint(hint));
-    }
-    let stated = stated::read_text(content, value_span.clone()).map_err(|e| {
-        cx.error(
-            place(value_span.clone()),
-            "could not read the stated value of `{calc}`",
-        )
-        .with_label(e.message)
-        .with_hint(hint)
-    })?;
-    let (nums, computed): (Vec<Num>, Vec<f64>) = match (stated, &value) {
-        (Stated::Scalar(n), Val::Scalar(x)) => (vec![n], vec![*x]),
-        (Stated::Vector(v), Val::Vector(xs)) if v.len() == xs.len() => (v, xs.clone()),
-        (st, v) => {
-            return Err(cx
-                .error(
-                    place(value_span),
-                    format!(
-                        "the expression is {}, the stated value is {}",
-                        v.describe(),
-                        st.describe()
-                    ),
-                )
-                .with_label("stated here")
-                .with_hint(hint))
-        }
-    };
-    if !finite(&value) {
-        return Err(cx
-            .error(
-                place(0..left.trim_end().len()),
-                "this `{calc}` expression is not a finite number",
-            )
-            .with_label(env.fault.unwrap_or(eval::DOMAIN))
-            .with_hint(hint));
-    }
-    for (n, c) in nums.iter().zip(&computed) {
-        if !n.agrees(*c) {
-            return Err(cx
-                .error(
-                    place(n.span.clone()),
-                    format!(
-                        "stated value is wrong: stated {}, computed {} ({})",
-                        n.text,
-                        fmt_computed(*c, n.decimals),
-                        n.precision()
-                    ),
-                )
-                .with_label("stated here")
-                .with_hint(format!(
-                    "to the precision written, the value is {}",
-                    fmt_rounded(*c, n.decimals)
-                )));
-        }
-    }
-    // The author's sign stays: `≈` as written; `=` only where the value is exact.
-    let all_exact = nums.iter().zip(&computed).all(|(n, c)| exact(*c, n));
-    let rel_tex = if rel == "=" && all_exact {
-        "="
-    } else {
-        "\\approx"
-    };
-    let stated_tex = if nums.len() == 1 && matches!(value, Val::Scalar(_)) {
-        tex::number(&nums[0].text)
-    } else {
-        format!(
-            "({})",
-            nums.iter()
-                .map(|n| tex::number(&n.text))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    };
-    Ok(format!("{} {rel_tex} {stated_tex}", tex::expr(&expr)))
 }
 
 #[cfg(test)]

@@ -11,7 +11,8 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::compare::fmt_computed;
-use super::{tex, Line, Run};
+use super::run::{Line, Run};
+use super::tex;
 use crate::diagnostic::Diagnostic;
 
 #[derive(Deserialize)]
@@ -80,15 +81,17 @@ fn expr(run: &Run, text: &str, key: &str, var: &str) -> Result<Expr, Diagnostic>
             let at = base.map_or(span.clone(), |b| {
                 let start = (b + position).min(b + text.len());
                 // The whole name or number there (`sinh`), else one character.
-                start..start + super::caret_len(text, position).max(1)
+                start..start + super::run::caret_len(text, position).max(1)
             });
             run.cx
+                .report
                 .error(at, format!("invalid expression in `{key}`"))
                 .with_label(message)
                 .with_hint(hint.clone())
         }
         other => run
             .cx
+            .report
             .error(span.clone(), format!("invalid expression in `{key}`"))
             .with_label(other.to_string())
             .with_hint(hint.clone()),
@@ -96,6 +99,7 @@ fn expr(run: &Run, text: &str, key: &str, var: &str) -> Result<Expr, Diagnostic>
     if let Err(CoreError::UnknownVariable { name, .. }) = expr.check_variable(var) {
         return Err(run
             .cx
+            .report
             .error(
                 span,
                 format!("the expression in `{key}` uses the variable `{name}`"),
@@ -186,7 +190,7 @@ pub(super) fn gd(run: &Run) -> Result<Line, Diagnostic> {
         let last = trajectory.xs.last().copied().unwrap_or(o.x0);
         return Err(run
             .cx
-            .error(
+            .report.error(
                 run.span("lr"),
                 format!(
                     "cannot check this example: gradient descent diverged after {} steps (last finite iterate {})",

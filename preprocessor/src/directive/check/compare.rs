@@ -12,8 +12,9 @@ use mathcourse_core::matrix::Matrix;
 use mathcourse_core::round::round_to;
 use serde_json::Value;
 
+use super::run::Run;
 use super::stated::{self, Num, Stated};
-use super::{tex, Run};
+use super::tex;
 use crate::diagnostic::Diagnostic;
 
 /// The stated result, formatted, and whether it equals the computed one exactly.
@@ -47,15 +48,6 @@ impl Shown {
 pub(super) fn exact(computed: f64, n: &Num) -> bool {
     let diff = (computed - n.value).abs();
     diff <= 1e-9 * n.value.abs().max(1.0) && diff <= 1e-3 * n.unit
-}
-
-/// "checked to 3 decimals".
-pub(super) fn precision(decimals: u32) -> String {
-    match decimals {
-        0 => "checked to the nearest whole number".into(),
-        1 => "checked to 1 decimal".into(),
-        d => format!("checked to {d} decimals"),
-    }
 }
 
 /// A computed number with two more decimals than the stated one (trailing zeros
@@ -143,7 +135,7 @@ impl Run<'_, '_> {
         let span = self.span("expect");
         stated::read(expect, &self.cx.source, span.clone()).map_err(|e| {
             self.cx
-                .error(span, "could not read the stated result `expect`")
+                .report.error(span, "could not read the stated result `expect`")
                 .with_label(e.message)
                 .with_hint("write the rounded result as a number, a list `[0.665, 0.245, 0.090]` or a list of rows `[[1, 2], [3, 4]]`")
         })
@@ -163,6 +155,7 @@ impl Run<'_, '_> {
         what: &str,
     ) -> Diagnostic {
         self.cx
+            .report
             .error(
                 span,
                 format!(
@@ -181,6 +174,7 @@ impl Run<'_, '_> {
 
     pub(super) fn wrong(&self, span: Range<usize>, message: String, hint: String) -> Diagnostic {
         self.cx
+            .report
             .error(span, format!("worked example is wrong: {message}"))
             .with_label("stated here")
             .with_hint(hint)

@@ -9,7 +9,8 @@ use mathcourse_core::{info, softmax};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{tex, Line, Run};
+use super::run::{Line, Run};
+use super::tex;
 use crate::diagnostic::Diagnostic;
 
 fn one() -> f64 {
@@ -238,6 +239,7 @@ pub(super) fn log_product(run: &Run) -> Result<Line, Diagnostic> {
         Some(other) => {
             return Err(run
                 .cx
+                .report
                 .error(
                     run.span("base"),
                     format!("unsupported logarithm base `{other}`"),

@@ -11,8 +11,9 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::compare::{input_rows, matrix_tex, matrix_text};
+use super::run::{Line, Run};
 use super::stated::Stated;
-use super::{tex, Line, Run};
+use super::tex;
 use crate::diagnostic::Diagnostic;
 
 #[derive(Deserialize)]

@@ -44,8 +44,17 @@ impl Num {
                 if n == 1 { "" } else { "s" }
             )
         } else {
-            super::compare::precision(self.decimals)
+            precision(self.decimals)
         }
+    }
+}
+
+/// "checked to 3 decimals".
+pub(super) fn precision(decimals: u32) -> String {
+    match decimals {
+        0 => "checked to the nearest whole number".into(),
+        1 => "checked to 1 decimal".into(),
+        d => format!("checked to {d} decimals"),
     }
 }
 

@@ -9,7 +9,8 @@ use mathcourse_core::stats;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{tex, Line, Run};
+use super::run::{Line, Run};
+use super::tex;
 use crate::diagnostic::Diagnostic;
 
 #[derive(Deserialize)]

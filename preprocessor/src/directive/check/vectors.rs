@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::compare::vec_text;
-use super::{Line, Run};
+use super::run::{Line, Run};
 use crate::diagnostic::Diagnostic;
 
 #[derive(Deserialize)]

@@ -13,14 +13,8 @@ use mathcourse_core::{softmax, stats, vector};
 /// many times over cannot stall the build.
 const FUEL: usize = 1_000_000;
 
-/// A value: a number or a vector.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Val {
-    /// A number.
-    Scalar(f64),
-    /// A vector.
-    Vector(Vec<f64>),
-}
+/// A value: a number or a vector (defined with the scope the rendering context carries).
+pub use crate::directive::calc_scope::Val;
 
 impl Val {
     pub(super) fn describe(&self) -> String {
