@@ -35,6 +35,7 @@ use super::stated::{self, Stated};
 use super::tex;
 use crate::diagnostic::Diagnostic;
 use crate::directive::options;
+use crate::directive::Cx;
 use eval::{finite, Env, Val};
 
 /// The functions `calc` adds to the core's (`sin`, `sqrt`, … work entry by entry).
@@ -258,102 +259,110 @@ struct CalcOptions {
 
 /// Runs a `calc` check.
 pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
-    let cx = run.cx;
     // Unknown keys and wrong shapes are reported the standard way, from the type.
     let typed: CalcOptions = run.options()?;
-    let lines_value = &typed.lines;
     let lines_span = run.span("lines");
-    let Some(lines) = written_lines(lines_value, &cx.source, lines_span.clone()) else {
-        return Err(cx
+    let Some(lines) = written_lines(&typed.lines, &run.cx.source, lines_span.clone()) else {
+        return Err(run
+            .cx
             .report
             .error(lines_span, "`lines` must be a list of definitions")
             .with_label("not a list of text lines")
             .with_hint(HINT));
     };
     if lines.is_empty() {
-        return Err(cx
+        return Err(run
+            .cx
             .report
             .error(lines_span, "`lines` is empty")
             .with_hint(HINT));
     }
-    let line_err =
-        |line: &Written, position: Option<usize>, message: String, label: String, hint: String| {
-            let span = match (line.at, position) {
-                (Some(at), Some(p)) if p >= RHS => {
-                    // The whole right-hand side, from `p - RHS` on.
-                    let p = (p - RHS).min(line.text.len());
-                    at + p..at + line.text.len()
-                }
-                (Some(at), Some(p)) => {
-                    let p = p.min(line.text.len());
-                    at + p..at + p + caret_len(&line.text, p)
-                }
-                (Some(at), None) => at..at + line.text.len(),
-                (None, _) => lines_span.clone(),
-            };
-            cx.report
-                .error(span, message)
-                .with_label(label)
-                .with_hint(hint)
-        };
-
-    let mut env = Env::new();
-    let mut names = Names {
-        defined: Vec::new(),
+    let errors = LineErrors {
+        cx: run.cx,
+        lines_span,
     };
-    let mut done: Vec<Done> = Vec::new();
-    let mut first_at: HashMap<String, Option<usize>> = HashMap::new();
-    for line in &lines {
+    let mut defining = Defining {
+        env: Env::new(),
+        names: Names {
+            defined: Vec::new(),
+        },
+        first_at: HashMap::new(),
+    };
+    let done = lines
+        .iter()
+        .map(|line| defining.define(&errors, line))
+        .collect::<Result<Vec<Done>, Diagnostic>>()?;
+    let shown = compare_expected(run, &done)?;
+    Ok(computation_line(&done, &shown))
+}
+
+/// Where an error about a line of `lines` points: into the line when it is written
+/// verbatim (`position` inside it; [`RHS`] and above: the right-hand side from there),
+/// else at `lines`.
+struct LineErrors<'c> {
+    cx: &'c Cx<'c>,
+    lines_span: Range<usize>,
+}
+
+impl LineErrors<'_> {
+    fn at(
+        &self,
+        line: &Written,
+        position: Option<usize>,
+        message: impl Into<String>,
+        label: impl Into<String>,
+        hint: impl Into<String>,
+    ) -> Diagnostic {
+        let span = match (line.at, position) {
+            (Some(at), Some(p)) if p >= RHS => {
+                // The whole right-hand side, from `p - RHS` on.
+                let p = (p - RHS).min(line.text.len());
+                at + p..at + line.text.len()
+            }
+            (Some(at), Some(p)) => {
+                let p = p.min(line.text.len());
+                at + p..at + p + caret_len(&line.text, p)
+            }
+            (Some(at), None) => at..at + line.text.len(),
+            (None, _) => self.lines_span.clone(),
+        };
+        self.cx
+            .report
+            .error(span, message)
+            .with_label(label)
+            .with_hint(hint)
+    }
+}
+
+/// The lines defined so far: their values and functions, their names, and where each
+/// name was first defined.
+struct Defining {
+    env: Env,
+    names: Names,
+    first_at: HashMap<String, Option<usize>>,
+}
+
+impl Defining {
+    /// Reads, checks and computes one line of `lines`.
+    fn define(&mut self, errors: &LineErrors, line: &Written) -> Result<Done, Diagnostic> {
         let def = parse_definition(&line.text).map_err(|e| match e {
-            CoreError::Syntax { position, message } => line_err(
+            CoreError::Syntax { position, message } => errors.at(
                 line,
                 Some(position),
-                "invalid line in `lines`".into(),
+                "invalid line in `lines`",
                 message,
-                HINT.into(),
+                HINT,
             ),
-            other => line_err(
+            other => errors.at(
                 line,
                 None,
-                "invalid line in `lines`".into(),
+                "invalid line in `lines`",
                 other.to_string(),
-                HINT.into(),
+                HINT,
             ),
         })?;
-        if BUILTINS.iter().any(|(n, _)| *n == def.name) {
-            return Err(line_err(
-                line,
-                Some(0),
-                format!("`{}` is a built-in function", def.name),
-                "cannot be redefined".into(),
-                "choose another name".into(),
-            ));
-        }
-        if let Some(previous) = first_at.get(&def.name) {
-            let first = previous.map_or(String::new(), |p| {
-                let (l, _) = crate::diagnostic::line_col(&cx.source, p);
-                format!(" (first on line {l})")
-            });
-            return Err(line_err(
-                line,
-                Some(0),
-                format!("`{}` is defined twice", def.name),
-                format!("defined again here{first}"),
-                "give each line its own name".into(),
-            ));
-        }
-        if let Err((position, _, message, hint)) =
-            check_names(&line.text, def.body_start, &def.params, &names, true)
-        {
-            return Err(line_err(
-                line,
-                Some(position),
-                message,
-                "used here".into(),
-                hint,
-            ));
-        }
-        first_at.insert(def.name.clone(), line.at);
+        self.check_name(errors, line, &def)?;
+        self.first_at.insert(def.name.clone(), line.at);
         let params: Vec<String> = def.params.clone();
         let lhs_tex = if params.is_empty() {
             tex::name(&def.name)
@@ -370,43 +379,91 @@ pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
         };
         let rhs_tex = tex::expr(&def.body);
         let value = if params.is_empty() {
+            let env = &mut self.env;
             let v = env.eval(&def.body, &[]).map_err(|e| {
-                line_err(
+                let rhs = RHS + def.body_start + leading_space(&line.text[def.body_start..]);
+                errors.at(
                     line,
-                    Some(RHS + def.body_start + leading_space(&line.text[def.body_start..])),
+                    Some(rhs),
                     format!("cannot compute `{}`", def.name),
                     e.0,
-                    HINT.into(),
+                    HINT,
                 )
             })?;
             if !finite(&v) {
-                return Err(line_err(
+                return Err(errors.at(
                     line,
                     None,
                     format!("`{}` is not a finite number", def.name),
-                    env.fault.unwrap_or(eval::DOMAIN).into(),
-                    "check the inputs of this line".into(),
+                    env.fault.unwrap_or(eval::DOMAIN),
+                    "check the inputs of this line",
                 ));
             }
             env.values.insert(def.name.clone(), v.clone());
-            names.defined.push((def.name.clone(), Kind::Value));
+            self.names.defined.push((def.name.clone(), Kind::Value));
             Some(v)
         } else {
-            env.functions
+            self.env
+                .functions
                 .insert(def.name.clone(), (params.clone(), def.body.clone()));
-            names.defined.push((def.name.clone(), Kind::Function));
+            self.names.defined.push((def.name.clone(), Kind::Function));
             None
         };
-        done.push(Done {
+        Ok(Done {
             name: def.name,
             lhs_tex,
             rhs_tex,
             text: line.text.clone(),
             value,
-        });
+        })
     }
 
-    // The stated values.
+    /// The line's name is not a built-in nor defined above, and it uses only names
+    /// defined above (and its parameters).
+    fn check_name(
+        &self,
+        errors: &LineErrors,
+        line: &Written,
+        def: &mathcourse_core::expr::Definition,
+    ) -> Result<(), Diagnostic> {
+        if BUILTINS.iter().any(|(n, _)| *n == def.name) {
+            return Err(errors.at(
+                line,
+                Some(0),
+                format!("`{}` is a built-in function", def.name),
+                "cannot be redefined",
+                "choose another name",
+            ));
+        }
+        if let Some(previous) = self.first_at.get(&def.name) {
+            let first = previous.map_or(String::new(), |p| {
+                let (l, _) = crate::diagnostic::line_col(&errors.cx.source, p);
+                format!(" (first on line {l})")
+            });
+            return Err(errors.at(
+                line,
+                Some(0),
+                format!("`{}` is defined twice", def.name),
+                format!("defined again here{first}"),
+                "give each line its own name",
+            ));
+        }
+        if let Err((position, _, message, hint)) =
+            check_names(&line.text, def.body_start, &def.params, &self.names, true)
+        {
+            return Err(errors.at(line, Some(position), message, "used here", hint));
+        }
+        Ok(())
+    }
+}
+
+/// How a stated value shows in the computation line: its TeX, its text, and the
+/// relation to the computed value (TeX and text).
+type Shown = (String, String, &'static str, &'static str);
+
+/// Every name under `expect`, compared with the value its line computed.
+fn compare_expected(run: &Run, done: &[Done]) -> Result<HashMap<String, Shown>, Diagnostic> {
+    let cx = run.cx;
     let expect_span = run.span("expect");
     let stated = read_expect(run, &expect_span)?;
     if stated.is_empty() {
@@ -425,7 +482,7 @@ pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
                 "name each stated value with its rounded result:\nexpect:\n  mu: 2\n  var: 0.667",
             ));
     }
-    let mut shown: HashMap<String, (String, String, &'static str, &'static str)> = HashMap::new();
+    let mut shown: HashMap<String, Shown> = HashMap::new();
     for (name, key_span, value_span, st) in stated {
         let Some(line) = done.iter().find(|d| d.name == name) else {
             let defined: Vec<&str> = done
@@ -466,10 +523,14 @@ pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
         let (rel_tex, rel) = (s.rel_tex(), s.rel());
         shown.insert(name, (s.tex, s.text, rel_tex, rel));
     }
+    Ok(shown)
+}
 
+/// The computation line: each definition, with the stated value where one is expected.
+fn computation_line(done: &[Done], shown: &HashMap<String, Shown>) -> Line {
     let mut tex_rows = Vec::new();
     let mut text_rows = Vec::new();
-    for d in &done {
+    for d in done {
         let mut row = format!("{} &= {}", d.lhs_tex, d.rhs_tex);
         let mut text = d.text.clone();
         if let Some((s_tex, s_text, rel_tex, rel)) = shown.get(&d.name) {
@@ -486,7 +547,7 @@ pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
             .filter_map(|d| d.value.clone().map(|v| (d.name.clone(), v)))
             .collect(),
     );
-    Ok(Line {
+    Line {
         scope,
         computed: done
             .iter()
@@ -501,7 +562,7 @@ pub(super) fn run(run: &Run) -> Result<Line, Diagnostic> {
             tex_rows.join(" \\\\ ")
         ),
         text: text_rows.join("; "),
-    })
+    }
 }
 
 fn leading_space(s: &str) -> usize {
