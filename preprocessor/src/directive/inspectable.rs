@@ -69,12 +69,38 @@ pub fn inspect_with_controls(
     controls: &std::collections::BTreeMap<String, String>,
     named: &Named,
 ) -> Inspected {
+    let unknown_use = report_unknown_uses(cx, named);
+    let (tagged, patterns) = tag(cx, tex, &span, named, unknown_use);
+    report_absent_entries(cx, named, &tagged);
     let at = |r: &Range<usize>| match tex_offset {
         Some(o) => o + r.start..o + r.end.max(r.start + 1),
         None => span.clone(),
     };
-    let own: Vec<String> = named.own.iter().map(|(i, _)| i.clone()).collect();
-    let uses: Vec<String> = named.uses.iter().map(|(i, _)| i.clone()).collect();
+    report_tagging_problems(cx, &tagged, &at);
+    let items = legend_items(cx, &tagged, &patterns, &span, controls);
+    report_unknown_controls(cx, controls, &tagged, &span);
+    let legend_html = if items.is_empty() {
+        String::new()
+    } else {
+        let mut context = tera::Context::new();
+        context.insert("id", id);
+        context.insert("symbols", &items);
+        match cx.template("inspect", context, Vec::new(), span.clone()) {
+            Ok(html) => html,
+            Err(d) => {
+                cx.report.push(d);
+                String::new()
+            }
+        }
+    };
+    Inspected {
+        tex: tagged.tex,
+        legend_html,
+    }
+}
+
+/// Reports each `uses:` id no symbol of the book has; true when there is one.
+fn report_unknown_uses(cx: &mut Cx, named: &Named) -> bool {
     let mut unknown_use = false;
     for (used, used_span) in &named.uses {
         if cx.book.notation.with_id(used).is_empty() {
@@ -96,6 +122,22 @@ pub fn inspect_with_controls(
             cx.report.push(d);
         }
     }
+    unknown_use
+}
+
+/// The formula tagged with the symbols its chapter (or `where:`/`uses:`) gives it, and
+/// those symbols' patterns (by definition index). A glyph with two meanings in the
+/// chapter that the formula contains and does not choose between is reported and left
+/// untagged.
+fn tag(
+    cx: &mut Cx,
+    tex: &str,
+    span: &Range<usize>,
+    named: &Named,
+    unknown_use: bool,
+) -> (inspect::Tagged, Vec<(usize, inspect::Pattern)>) {
+    let own: Vec<String> = named.own.iter().map(|(i, _)| i.clone()).collect();
+    let uses: Vec<String> = named.uses.iter().map(|(i, _)| i.clone()).collect();
     // Only the symbols whose TeX occurs in the formula: each formula costs what it
     // contains, however many symbols the book defines.
     let among = cx.book.notation.occurring(tex);
@@ -105,22 +147,21 @@ pub fn inspect_with_controls(
         .resolve_among(cx.chapter_path, &own, &uses, among.as_deref());
     let patterns = resolved.patterns;
     let plain: Vec<inspect::Pattern> = patterns.iter().map(|(_, p)| p.clone()).collect();
-    let mut tagged = if resolved.ambiguous.is_empty() {
-        inspect::tag(tex, &plain)
-    } else {
-        // Tag with the ambiguous glyphs too, to learn whether the formula contains them.
-        let probe: Vec<inspect::Pattern> = plain
-            .iter()
-            .cloned()
-            .chain(
-                resolved
-                    .ambiguous
-                    .iter()
-                    .map(|defs| cx.book.notation.pattern(defs[0])),
-            )
-            .collect();
-        inspect::tag(tex, &probe)
-    };
+    if resolved.ambiguous.is_empty() {
+        return (inspect::tag(tex, &plain), patterns);
+    }
+    // Tag with the ambiguous glyphs too, to learn whether the formula contains them.
+    let probe: Vec<inspect::Pattern> = plain
+        .iter()
+        .cloned()
+        .chain(
+            resolved
+                .ambiguous
+                .iter()
+                .map(|defs| cx.book.notation.pattern(defs[0])),
+        )
+        .collect();
+    let tagged = inspect::tag(tex, &probe);
     let contained: Vec<&Vec<usize>> = resolved
         .ambiguous
         .iter()
@@ -167,10 +208,12 @@ pub fn inspect_with_controls(
             ));
         cx.report.push(d);
     }
-    if !resolved.ambiguous.is_empty() {
-        // Tagged for real without the glyphs no meaning was chosen for.
-        tagged = inspect::tag(tex, &plain);
-    }
+    // Tagged for real without the glyphs no meaning was chosen for.
+    (inspect::tag(tex, &plain), patterns)
+}
+
+/// Warns about each `where:` entry or `uses:` id whose symbol the formula does not show.
+fn report_absent_entries(cx: &mut Cx, named: &Named, tagged: &inspect::Tagged) {
     for (name, entry_span) in named.own.iter().chain(&named.uses) {
         if !tagged.symbols.contains(name) && !cx.book.notation.with_id(name).is_empty() {
             let d = cx
@@ -183,6 +226,15 @@ pub fn inspect_with_controls(
             cx.report.push(d);
         }
     }
+}
+
+/// Reports what tagging found wrong (a malformed `\sym`, …) and the letters no symbol
+/// covers (as `undefined-symbols` says), each at `at` of its range in the TeX.
+fn report_tagging_problems(
+    cx: &mut Cx,
+    tagged: &inspect::Tagged,
+    at: &dyn Fn(&Range<usize>) -> Range<usize>,
+) {
     for p in &tagged.problems {
         let d = cx
             .report
@@ -238,6 +290,17 @@ pub fn inspect_with_controls(
         .with_hint(hint);
         cx.report.push(d);
     }
+}
+
+/// The "where" list: each symbol of the formula with its glyph, name, meaning, shape,
+/// code, link and control, typeset as in the chapter that defines it.
+fn legend_items(
+    cx: &mut Cx,
+    tagged: &inspect::Tagged,
+    patterns: &[(usize, inspect::Pattern)],
+    span: &Range<usize>,
+    controls: &std::collections::BTreeMap<String, String>,
+) -> Vec<Item> {
     let mut items = Vec::new();
     for sym in &tagged.symbols {
         let Some((index, _)) = patterns.iter().find(|(_, p)| &p.id == sym) else {
@@ -284,6 +347,16 @@ pub fn inspect_with_controls(
             control: controls.get(&s.id).cloned(),
         });
     }
+    items
+}
+
+/// Reports each `controls` entry that names no symbol of the formula.
+fn report_unknown_controls(
+    cx: &mut Cx,
+    controls: &std::collections::BTreeMap<String, String>,
+    tagged: &inspect::Tagged,
+    span: &Range<usize>,
+) {
     for sym in controls.keys() {
         if !tagged.symbols.contains(sym) {
             let d = cx
@@ -306,24 +379,6 @@ pub fn inspect_with_controls(
                 });
             cx.report.push(d);
         }
-    }
-    let legend_html = if items.is_empty() {
-        String::new()
-    } else {
-        let mut context = tera::Context::new();
-        context.insert("id", id);
-        context.insert("symbols", &items);
-        match cx.template("inspect", context, Vec::new(), span.clone()) {
-            Ok(html) => html,
-            Err(d) => {
-                cx.report.push(d);
-                String::new()
-            }
-        }
-    };
-    Inspected {
-        tex: tagged.tex,
-        legend_html,
     }
 }
 
