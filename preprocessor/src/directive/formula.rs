@@ -5,6 +5,7 @@
 use serde::Deserialize;
 
 use super::contribute::{Claimed, Contribution, Defined};
+use super::options::Typed;
 use super::status::{Status, STATUSES};
 use super::{Block, Cx, Directive};
 use crate::diagnostic::Diagnostic;
@@ -56,37 +57,7 @@ impl Directive for Formula {
         let options = cx.options::<Options>(block)?;
         let span_of = |key: &str| options.span(key);
         let mut context = tera::Context::new();
-        if let Some(word) = &options.status {
-            let status = Status::parse(word).ok_or_else(|| {
-                cx.report
-                    .error(
-                        super::options::value_span(&cx.source, span_of("status")),
-                        format!("unknown claim status `{word}`"),
-                    )
-                    .with_label("not a status")
-                    .with_hint(format!(
-                        "`status` is one of {}{}",
-                        super::options::backticked(STATUSES),
-                        super::options::did_you_mean(word.trim(), STATUSES)
-                    ))
-            })?;
-            if status != Status::Established
-                && options
-                    .source
-                    .as_deref()
-                    .is_none_or(|s| s.trim().is_empty())
-            {
-                let span = match options.key_span("source") {
-                    Some(key) => super::options::value_span(&cx.source, key),
-                    None => super::options::value_span(&cx.source, span_of("status")),
-                };
-                return Err(cx
-                    .report.error(span, format!("a formula card marked `{}` needs a `source`", status.key()))
-                    .with_label("no source given")
-                    .with_hint("add `source: Author (year), *Title*` to the options; only `established` formulas may omit it, as for claims"));
-            }
-            status.insert_into(&mut context);
-        }
+        insert_status(cx, &options, &mut context)?;
         if let Some(source) = &options.source {
             let html = cx.inline(source, span_of("source"));
             context.insert("source_html", &html);
@@ -114,63 +85,7 @@ impl Directive for Formula {
                 .map(|i| window.start + i)
         });
         let (tex, legend_html) = if options.inspect.unwrap_or(true) {
-            for (sym, control) in &options.controls {
-                let valid = |t: &str| {
-                    !t.is_empty()
-                        && t.chars()
-                            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-                };
-                if !valid(sym) || !valid(control) {
-                    return Err(cx
-                        .report.error(span_of("controls"), format!("`controls` entry `{sym}: {control}` is not an id pair"))
-                        .with_hint("write `controls: {symbol-id: control-name}`, e.g. `controls: {eta: lr}`; both use letters, digits, `-` and `_`"));
-                }
-            }
-            // The next widget on the page must have these controls (checked there).
-            for (sym, control) in &options.controls {
-                let span = super::inspectable::id_span(cx, span_of("controls"), block, control);
-                cx.pending_controls.push(super::PendingControl {
-                    span,
-                    symbol: sym.clone(),
-                    control: control.clone(),
-                });
-            }
-            let inspected = super::inspectable::inspect_with_controls(
-                cx,
-                &options.tex,
-                span_of("tex"),
-                tex_offset,
-                &id,
-                &options.controls,
-                &super::inspectable::Named {
-                    own: options
-                        .where_
-                        .iter()
-                        .map(|s| {
-                            (
-                                s.id.clone(),
-                                super::inspectable::id_span(
-                                    cx,
-                                    options.span("where"),
-                                    block,
-                                    &s.id,
-                                ),
-                            )
-                        })
-                        .collect(),
-                    uses: options
-                        .uses
-                        .iter()
-                        .map(|u| {
-                            (
-                                u.clone(),
-                                super::inspectable::id_span(cx, options.span("uses"), block, u),
-                            )
-                        })
-                        .collect(),
-                },
-            );
-            (inspected.tex, inspected.legend_html)
+            inspect_card(cx, block, &options, tex_offset, &id)?
         } else {
             (options.tex.clone(), String::new())
         };
@@ -262,6 +177,112 @@ impl Directive for Formula {
         }
         out
     }
+}
+
+/// The card's claim status, when it has one, into `context`; a status other than
+/// `established` needs a `source`.
+fn insert_status(
+    cx: &Cx,
+    options: &Typed<Options>,
+    context: &mut tera::Context,
+) -> Result<(), Diagnostic> {
+    let span_of = |key: &str| options.span(key);
+    if let Some(word) = &options.status {
+        let status = Status::parse(word).ok_or_else(|| {
+            cx.report
+                .error(
+                    super::options::value_span(&cx.source, span_of("status")),
+                    format!("unknown claim status `{word}`"),
+                )
+                .with_label("not a status")
+                .with_hint(format!(
+                    "`status` is one of {}{}",
+                    super::options::backticked(STATUSES),
+                    super::options::did_you_mean(word.trim(), STATUSES)
+                ))
+        })?;
+        if status != Status::Established
+            && options
+                .source
+                .as_deref()
+                .is_none_or(|s| s.trim().is_empty())
+        {
+            let span = match options.key_span("source") {
+                Some(key) => super::options::value_span(&cx.source, key),
+                None => super::options::value_span(&cx.source, span_of("status")),
+            };
+            return Err(cx
+                .report.error(span, format!("a formula card marked `{}` needs a `source`", status.key()))
+                .with_label("no source given")
+                .with_hint("add `source: Author (year), *Title*` to the options; only `established` formulas may omit it, as for claims"));
+        }
+        status.insert_into(context);
+    }
+    Ok(())
+}
+
+/// The card's formula tagged for inspection and its "where" list; its `controls` wait
+/// for the next widget on the page.
+fn inspect_card(
+    cx: &mut Cx,
+    block: &Block,
+    options: &Typed<Options>,
+    tex_offset: Option<usize>,
+    id: &str,
+) -> Result<(String, String), Diagnostic> {
+    let span_of = |key: &str| options.span(key);
+    for (sym, control) in &options.controls {
+        let valid = |t: &str| {
+            !t.is_empty()
+                && t.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        };
+        if !valid(sym) || !valid(control) {
+            return Err(cx
+                    .report.error(span_of("controls"), format!("`controls` entry `{sym}: {control}` is not an id pair"))
+                    .with_hint("write `controls: {symbol-id: control-name}`, e.g. `controls: {eta: lr}`; both use letters, digits, `-` and `_`"));
+        }
+    }
+    // The next widget on the page must have these controls (checked there).
+    for (sym, control) in &options.controls {
+        let span = super::inspectable::id_span(cx, span_of("controls"), block, control);
+        cx.pending_controls.push(super::PendingControl {
+            span,
+            symbol: sym.clone(),
+            control: control.clone(),
+        });
+    }
+    let inspected = super::inspectable::inspect_with_controls(
+        cx,
+        &options.tex,
+        span_of("tex"),
+        tex_offset,
+        id,
+        &options.controls,
+        &super::inspectable::Named {
+            own: options
+                .where_
+                .iter()
+                .map(|s| {
+                    (
+                        s.id.clone(),
+                        super::inspectable::id_span(cx, options.span("where"), block, &s.id),
+                    )
+                })
+                .collect(),
+            uses: options
+                .uses
+                .iter()
+                .map(|u| {
+                    (
+                        u.clone(),
+                        super::inspectable::id_span(cx, options.span("uses"), block, u),
+                    )
+                })
+                .collect(),
+        },
+    );
+    Ok((inspected.tex, inspected.legend_html))
 }
 
 /// A fenced code block that mdBook highlights; the fence is longer than any backtick

@@ -84,6 +84,120 @@ fn no_body(block: &Block, cx: &Cx) -> Result<(), Diagnostic> {
     Ok(())
 }
 
+/// What one definition adds to its notation-index entry: its meaning, the link to
+/// where it is defined, and the chapters that use it.
+struct Found {
+    meaning: String,
+    defined: Option<Link>,
+    used: Vec<Link>,
+}
+
+/// Merges definition `d` into the entry (`group`, `row`) of the same glyph and meaning.
+fn merge(
+    cx: &mut Cx,
+    group: &mut EntryGroup,
+    row: &mut Row,
+    d: &crate::notation::Definition,
+    found: Found,
+    span: &std::ops::Range<usize>,
+) {
+    let Found {
+        meaning,
+        defined,
+        used,
+    } = found;
+    if group.meaning.trim().is_empty() && !meaning.trim().is_empty() {
+        row.meaning_html = cx.as_defined(d, "meaning", |cx| cx.inline(&meaning, span.clone()));
+        group.meaning = meaning.clone();
+    }
+    if row.code.is_none() {
+        row.code = d.symbol.code.clone();
+    }
+    group.overloaded |= d.symbol.overloaded;
+    group.chapters.push(d.chapter.clone());
+    if let Some(link) = defined {
+        if !row.defined.iter().any(|l| l.href == link.href) {
+            row.defined.push(link);
+        }
+    }
+    let mut seen: BTreeSet<String> = row.used.iter().map(|l| l.href.clone()).collect();
+    for l in used {
+        if seen.insert(l.href.clone()) {
+            row.used.push(l);
+        }
+    }
+    // Merged lists keep book order.
+    let order = &cx.book.notation.order;
+    let rank = |href: &str| {
+        order
+            .iter()
+            .find(|(p, _)| {
+                href.split('#').next() == Some(&super::relative_html_path(cx.chapter_path, p))
+            })
+            .map_or(usize::MAX, |(_, i)| *i)
+    };
+    row.used.sort_by_key(|l| rank(&l.href));
+    row.defined.sort_by_key(|l| rank(&l.href));
+    row.book_file |= d.chapter.is_none();
+}
+
+/// A new entry for definition `d`, its anchor unique among `rows`.
+fn new_entry(
+    cx: &mut Cx,
+    d: &crate::notation::Definition,
+    found: Found,
+    span: &std::ops::Range<usize>,
+    rows: &[(EntryGroup, Row)],
+) -> (EntryGroup, Row) {
+    let Found {
+        meaning,
+        defined,
+        used,
+    } = found;
+    // Typeset as in the defining chapter; problems are reported there.
+    let math_html = cx.as_defined(d, "tex", |cx| {
+        cx.math
+            .option_math(&mut cx.report, &d.symbol.tex, false, span.clone())
+    });
+    let name_key = if d.symbol.name.trim().is_empty() {
+        "read"
+    } else {
+        "name"
+    };
+    let name_html = cx.as_defined(d, name_key, |cx| cx.inline(d.symbol.called(), span.clone()));
+    let meaning_html = cx.as_defined(d, "meaning", |cx| cx.inline(&meaning, span.clone()));
+    let read = if name_key == "name" && !d.symbol.read.trim().is_empty() {
+        d.symbol.read.trim().to_string()
+    } else {
+        String::new()
+    };
+    let mut anchor = format!("notation-{}", d.symbol.id);
+    let mut n = 1;
+    while rows.iter().any(|(_, r)| r.anchor == anchor) {
+        n += 1;
+        anchor = format!("notation-{}-{n}", d.symbol.id);
+    }
+    (
+        EntryGroup {
+            key: d.key.clone(),
+            meaning,
+            overloaded: d.symbol.overloaded,
+            chapters: vec![d.chapter.clone()],
+        },
+        Row {
+            anchor,
+            math_html,
+            name_html,
+            read,
+            meaning_html,
+            code: d.symbol.code.clone(),
+            defined: defined.into_iter().collect(),
+            book_file: d.chapter.is_none(),
+            used,
+        },
+    )
+}
+
 fn chapter_link(cx: &Cx, chapter: &PathBuf, anchor: &str) -> Link {
     let title = cx
         .book
@@ -135,87 +249,17 @@ impl Directive for NotationIndex {
                 })
                 .unwrap_or_default();
             let defined = d.chapter.as_ref().map(|c| chapter_link(cx, c, &d.anchor()));
-            if let Some((group, row)) = rows.iter_mut().find(|(g, _)| g.takes(d, &meaning)) {
-                if group.meaning.trim().is_empty() && !meaning.trim().is_empty() {
-                    row.meaning_html =
-                        cx.as_defined(d, "meaning", |cx| cx.inline(&meaning, span.clone()));
-                    group.meaning = meaning.clone();
-                }
-                if row.code.is_none() {
-                    row.code = d.symbol.code.clone();
-                }
-                group.overloaded |= d.symbol.overloaded;
-                group.chapters.push(d.chapter.clone());
-                if let Some(link) = defined {
-                    if !row.defined.iter().any(|l| l.href == link.href) {
-                        row.defined.push(link);
-                    }
-                }
-                let mut seen: BTreeSet<String> = row.used.iter().map(|l| l.href.clone()).collect();
-                for l in used {
-                    if seen.insert(l.href.clone()) {
-                        row.used.push(l);
-                    }
-                }
-                // Merged lists keep book order.
-                let order = &cx.book.notation.order;
-                let rank = |href: &str| {
-                    order
-                        .iter()
-                        .find(|(p, _)| {
-                            href.split('#').next()
-                                == Some(&super::relative_html_path(cx.chapter_path, p))
-                        })
-                        .map_or(usize::MAX, |(_, i)| *i)
-                };
-                row.used.sort_by_key(|l| rank(&l.href));
-                row.defined.sort_by_key(|l| rank(&l.href));
-                row.book_file |= d.chapter.is_none();
+            let found = Found {
+                meaning,
+                defined,
+                used,
+            };
+            if let Some((group, row)) = rows.iter_mut().find(|(g, _)| g.takes(d, &found.meaning)) {
+                merge(cx, group, row, d, found, &span);
                 continue;
             }
-            // Typeset as in the defining chapter; problems are reported there.
-            let math_html = cx.as_defined(d, "tex", |cx| {
-                cx.math
-                    .option_math(&mut cx.report, &d.symbol.tex, false, span.clone())
-            });
-            let name_key = if d.symbol.name.trim().is_empty() {
-                "read"
-            } else {
-                "name"
-            };
-            let name_html =
-                cx.as_defined(d, name_key, |cx| cx.inline(d.symbol.called(), span.clone()));
-            let meaning_html = cx.as_defined(d, "meaning", |cx| cx.inline(&meaning, span.clone()));
-            let read = if name_key == "name" && !d.symbol.read.trim().is_empty() {
-                d.symbol.read.trim().to_string()
-            } else {
-                String::new()
-            };
-            let mut anchor = format!("notation-{}", d.symbol.id);
-            let mut n = 1;
-            while rows.iter().any(|(_, r)| r.anchor == anchor) {
-                n += 1;
-                anchor = format!("notation-{}-{n}", d.symbol.id);
-            }
-            rows.push((
-                EntryGroup {
-                    key: d.key.clone(),
-                    meaning,
-                    overloaded: d.symbol.overloaded,
-                    chapters: vec![d.chapter.clone()],
-                },
-                Row {
-                    anchor,
-                    math_html,
-                    name_html,
-                    read,
-                    meaning_html,
-                    code: d.symbol.code.clone(),
-                    defined: defined.into_iter().collect(),
-                    book_file: d.chapter.is_none(),
-                    used,
-                },
-            ));
+            let entry = new_entry(cx, d, found, &span, &rows);
+            rows.push(entry);
         }
         let rows: Vec<Row> = rows.into_iter().map(|(_, r)| r).collect();
         let mut context = tera::Context::new();
