@@ -252,33 +252,8 @@ pub fn find_blocks(source: &str, region: Range<usize>) -> (Vec<Block>, Vec<Unclo
                 }) = stack.last()
                 {
                     if *k == kind && len >= *n {
-                        let open = stack.pop().unwrap();
-                        if let Open::Directive {
-                            name,
-                            name_span,
-                            argument_span,
-                            opener,
-                            body_from,
-                            options,
-                            options_unclosed,
-                            depth_start,
-                            ..
-                        } = open
-                        {
-                            if depth_start {
-                                let body_end = line.start.max(body_from);
-                                blocks.push(Block {
-                                    argument: source[argument_span.clone()].to_string(),
-                                    name,
-                                    name_span,
-                                    argument_span,
-                                    options,
-                                    body: body_from..body_end,
-                                    range: opener.start..line.end,
-                                    opener,
-                                    options_unclosed,
-                                });
-                            }
+                        if let Some(open) = stack.pop() {
+                            blocks.extend(closed_block(source, open, line.start..line.end));
                         }
                         i += 1;
                         continue;
@@ -296,6 +271,44 @@ pub fn find_blocks(source: &str, region: Range<usize>) -> (Vec<Block>, Vec<Unclo
         }
         i += 1;
     }
+    unclosed.extend(never_closed(source, stack));
+    (blocks, unclosed)
+}
+
+/// The block that `open` becomes when the fence at `closing` (its line) closes it: a
+/// top-level block of the region (nested ones are found again in their parent's body).
+fn closed_block(source: &str, open: Open, closing: Range<usize>) -> Option<Block> {
+    let Open::Directive {
+        name,
+        name_span,
+        argument_span,
+        opener,
+        body_from,
+        options,
+        options_unclosed,
+        depth_start: true,
+        ..
+    } = open
+    else {
+        return None;
+    };
+    let body_end = closing.start.max(body_from);
+    Some(Block {
+        argument: source[argument_span.clone()].to_string(),
+        name,
+        name_span,
+        argument_span,
+        options,
+        body: body_from..body_end,
+        range: opener.start..closing.end,
+        opener,
+        options_unclosed,
+    })
+}
+
+/// The fences still open at the end of the region, as unclosed blocks.
+fn never_closed(source: &str, stack: Vec<Open>) -> Vec<Unclosed> {
+    let mut unclosed = Vec::new();
     for open in stack {
         match open {
             Open::Directive {
@@ -325,7 +338,7 @@ pub fn find_blocks(source: &str, region: Range<usize>) -> (Vec<Block>, Vec<Unclo
             Open::Code { .. } => {}
         }
     }
-    (blocks, unclosed)
+    unclosed
 }
 
 /// Where a directive opener sits in a place this reader does not take directives from.
