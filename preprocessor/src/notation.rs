@@ -128,6 +128,10 @@ pub struct Resolved {
 }
 
 impl Notation {
+    /// Adds one definition of `symbol`, written in `chapter` (`None`: the book's symbols
+    /// file) at `at`: merged into an earlier one in the same place, else kept, with a
+    /// warning (at `written`) when its id names another symbol or its TeX already means
+    /// something else in another chapter.
     pub(crate) fn add(
         &mut self,
         symbol: Symbol,
@@ -139,92 +143,19 @@ impl Notation {
     ) {
         self.matcher = Default::default();
         let key = inspect::key(&symbol.tex);
-        let meaning = |s: &Symbol| s.meaning.as_deref().map(collapse).filter(|m| !m.is_empty());
-        let warn = |message: String, hint: String, diagnostics: &mut Vec<Diagnostic>| {
-            if let Some(site) = &written {
-                let end = (site.at + 1).min(site.source.len()).max(site.at);
-                diagnostics.push(
-                    Diagnostic::warning(&site.shown, &site.source, site.at..end, message)
-                        .with_hint(hint),
-                );
-            }
-        };
-        // The same symbol again in the same place (a chip and a table row): merge, filling
-        // in what the first left out; the first keeps its id (and anchor).
-        let same_key = self.by_key.get(&key).map_or(&[][..], Vec::as_slice);
-        if let Some(&i) = same_key.iter().find(|&&i| {
-            let d = &self.definitions[i];
-            d.chapter.as_deref() == chapter
-                && (d.symbol.id == symbol.id
-                    || d.symbol.meaning.is_none()
-                    || symbol.meaning.is_none())
-        }) {
-            let d = &mut self.definitions[i].symbol;
-            if d.meaning.is_none() {
-                d.meaning = symbol.meaning.clone();
-            }
-            if d.code.is_none() {
-                d.code = symbol.code.clone();
-            }
-            if d.shape.is_none() {
-                d.shape = symbol.shape.clone();
-            }
-            if d.name.trim().is_empty() {
-                d.name = symbol.name.clone();
-            }
-            if d.read.trim().is_empty() {
-                d.read = symbol.read.clone();
-            }
-            d.overloaded |= symbol.overloaded;
+        if self.merge_into_same_place(&symbol, &key, chapter) {
             return;
         }
-        if let Some(other) = self
-            .with_id(&symbol.id)
-            .iter()
-            .map(|&i| &self.definitions[i])
-            .find(|d| d.key != key)
-        {
-            warn(
-                format!("symbol id `{}` already names another symbol", symbol.id),
-                format!(
-                    "`{}` is `{}` at {}; give this symbol its own id",
-                    symbol.id, other.symbol.tex, other.defined_at
-                ),
-                diagnostics,
-            );
+        let site = written.as_ref();
+        if let Some(warning) = self.id_taken(&symbol, &key) {
+            warning.report(site, diagnostics);
         }
-        if let Some(m) = meaning(&symbol) {
-            let same_key = self.by_key.get(&key).map_or(&[][..], Vec::as_slice);
-            let clash = same_key.iter().map(|&i| &self.definitions[i]).find(|d| {
-                d.chapter.as_deref() != chapter
-                    && meaning(&d.symbol).is_some_and(|dm| dm != m)
-                    && !(d.symbol.overloaded && symbol.overloaded)
-            });
-            if let Some(other) = clash {
-                warn(
-                    format!("`{}` already means something else", symbol.tex),
-                    format!(
-                        "at {} it means \"{}\"; if the symbol really has two meanings in this book, add `overloaded: true` to both definitions, otherwise use the same meaning",
-                        other.defined_at,
-                        meaning(&other.symbol).unwrap_or_default()
-                    ),
-                    diagnostics,
-                );
-            }
+        if let Some(warning) = self.meaning_clash(&symbol, &key, chapter) {
+            warning.report(site, diagnostics);
         }
         // Same TeX and id in another chapter with the same meaning: a second definition site
         // (kept, so that chapter links to its own).
-        let i = self.definitions.len();
-        self.by_chapter
-            .entry(chapter.map_or_else(PathBuf::new, Path::to_path_buf))
-            .or_default()
-            .push(i);
-        self.by_id.entry(symbol.id.clone()).or_default().push(i);
-        self.by_key.entry(key.clone()).or_default().push(i);
-        if let Some(lead) = lead_letter(&symbol.tex) {
-            self.by_lead.entry(inspect::key(lead)).or_default().push(i);
-        }
-        self.definitions.push(Definition {
+        self.insert(Definition {
             symbol,
             key,
             chapter: chapter.map(Path::to_path_buf),
@@ -232,6 +163,101 @@ impl Notation {
             demo,
             site: written,
         });
+    }
+
+    /// The same symbol again in the same place (a chip and a table row): merged, filling
+    /// in what the first left out; the first keeps its id (and anchor). True when merged.
+    fn merge_into_same_place(
+        &mut self,
+        symbol: &Symbol,
+        key: &str,
+        chapter: Option<&Path>,
+    ) -> bool {
+        let same_key = self.by_key.get(key).map_or(&[][..], Vec::as_slice);
+        let Some(&i) = same_key.iter().find(|&&i| {
+            let d = &self.definitions[i];
+            d.chapter.as_deref() == chapter
+                && (d.symbol.id == symbol.id
+                    || d.symbol.meaning.is_none()
+                    || symbol.meaning.is_none())
+        }) else {
+            return false;
+        };
+        let d = &mut self.definitions[i].symbol;
+        if d.meaning.is_none() {
+            d.meaning = symbol.meaning.clone();
+        }
+        if d.code.is_none() {
+            d.code = symbol.code.clone();
+        }
+        if d.shape.is_none() {
+            d.shape = symbol.shape.clone();
+        }
+        if d.name.trim().is_empty() {
+            d.name = symbol.name.clone();
+        }
+        if d.read.trim().is_empty() {
+            d.read = symbol.read.clone();
+        }
+        d.overloaded |= symbol.overloaded;
+        true
+    }
+
+    /// The warning when `symbol`'s id already names a symbol of other TeX.
+    fn id_taken(&self, symbol: &Symbol, key: &str) -> Option<Warning> {
+        let other = self
+            .with_id(&symbol.id)
+            .iter()
+            .map(|&i| &self.definitions[i])
+            .find(|d| d.key != key)?;
+        Some(Warning {
+            message: format!("symbol id `{}` already names another symbol", symbol.id),
+            hint: format!(
+                "`{}` is `{}` at {}; give this symbol its own id",
+                symbol.id, other.symbol.tex, other.defined_at
+            ),
+        })
+    }
+
+    /// The warning when `symbol`'s TeX has another meaning in another chapter and not
+    /// both definitions say `overloaded`.
+    fn meaning_clash(&self, symbol: &Symbol, key: &str, chapter: Option<&Path>) -> Option<Warning> {
+        let m = meaning(symbol)?;
+        let same_key = self.by_key.get(key).map_or(&[][..], Vec::as_slice);
+        let other = same_key.iter().map(|&i| &self.definitions[i]).find(|d| {
+            d.chapter.as_deref() != chapter
+                && meaning(&d.symbol).is_some_and(|dm| dm != m)
+                && !(d.symbol.overloaded && symbol.overloaded)
+        })?;
+        Some(Warning {
+            message: format!("`{}` already means something else", symbol.tex),
+            hint: format!(
+                "at {} it means \"{}\"; if the symbol really has two meanings in this book, add `overloaded: true` to both definitions, otherwise use the same meaning",
+                other.defined_at,
+                meaning(&other.symbol).unwrap_or_default()
+            ),
+        })
+    }
+
+    /// Keeps `definition`, indexed by chapter, id, key and lead letter.
+    fn insert(&mut self, definition: Definition) {
+        let i = self.definitions.len();
+        self.by_chapter
+            .entry(definition.chapter.clone().unwrap_or_default())
+            .or_default()
+            .push(i);
+        self.by_id
+            .entry(definition.symbol.id.clone())
+            .or_default()
+            .push(i);
+        self.by_key
+            .entry(definition.key.clone())
+            .or_default()
+            .push(i);
+        if let Some(lead) = lead_letter(&definition.symbol.tex) {
+            self.by_lead.entry(inspect::key(lead)).or_default().push(i);
+        }
+        self.definitions.push(definition);
     }
 
     /// The symbols every formula of `chapter` may use, for the "used in" lists of the
@@ -345,14 +371,7 @@ impl Notation {
     /// True when definitions `i` and `j` say the same thing (same meaning, or one of
     /// them gives none).
     fn same_meaning(&self, i: usize, j: usize) -> bool {
-        let m = |k: usize| {
-            self.definitions[k]
-                .symbol
-                .meaning
-                .as_deref()
-                .map(collapse)
-                .filter(|m| !m.is_empty())
-        };
+        let m = |k: usize| meaning(&self.definitions[k].symbol);
         match (m(i), m(j)) {
             (Some(a), Some(b)) => a == b,
             _ => true,
@@ -458,6 +477,35 @@ fn lead_letter(tex: &str) -> Option<&str> {
 
 pub(crate) fn collapse(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A symbol's meaning as compared between definitions (spaces collapsed), if it has one.
+fn meaning(symbol: &Symbol) -> Option<String> {
+    symbol
+        .meaning
+        .as_deref()
+        .map(collapse)
+        .filter(|m| !m.is_empty())
+}
+
+/// A problem with a definition, reported where it is written.
+struct Warning {
+    message: String,
+    hint: String,
+}
+
+impl Warning {
+    /// Reported at the start of `site`; dropped when the definition has no site (one of
+    /// the book's symbols file, added before any chapter's).
+    fn report(self, site: Option<&Site>, diagnostics: &mut Vec<Diagnostic>) {
+        if let Some(site) = site {
+            let end = (site.at + 1).min(site.source.len()).max(site.at);
+            diagnostics.push(
+                Diagnostic::warning(&site.shown, &site.source, site.at..end, self.message)
+                    .with_hint(self.hint),
+            );
+        }
+    }
 }
 /// The ids `\sym{id}{...}` names in `tex`, or `None` when one is not written as a
 /// plain braced id.

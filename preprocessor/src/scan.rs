@@ -11,17 +11,29 @@
 //! Everything outside the returned ranges reaches mdBook byte for byte.
 //!
 //! Every pass is linear (or `n log n`) in the size of the text, whatever it contains.
+//!
+//! This file holds the entry points, the Markdown layout pass and the dollar pass; the
+//! backslash delimiters are in `scan/backslash.rs`, roles in `scan/roles.rs`, GitHub's
+//! syntax in `scan/github.rs`, and what the passes share in `scan/span.rs` (formulas,
+//! Markdown options) and `scan/text.rs` (ranges, escapes, container prefixes).
 
 use std::ops::Range;
 
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 
+mod backslash;
 mod github;
+mod roles;
 mod span;
+mod text;
+use backslash::{find_backslash_math, mask_display_blocks};
 pub use github::github_math;
 use github::pulldown_dollar_math;
+use roles::{role_before, unread_roles_in};
+pub use roles::{RoleSpan, UnreadRole};
 use span::structure_options;
 pub use span::{markdown_options, mdbook_options, Delimiter, MathSpan};
+use text::{escaped, include_ranges, quote_depth, strip_container_prefixes, Regions};
 
 /// Why a pair of dollars that mdbook-katex would typeset is kept as text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -202,37 +214,6 @@ fn scan_in_place(source: &str, region: Range<usize>, dollars: Dollars) -> Scan {
         unread_roles,
         unclosed_parens,
         commented,
-    }
-}
-
-/// Sorted, merged byte ranges with logarithmic lookups.
-#[derive(Debug, Clone, Default)]
-struct Regions(Vec<Range<usize>>);
-
-impl Regions {
-    fn new(mut ranges: Vec<Range<usize>>) -> Regions {
-        ranges.retain(|r| !r.is_empty());
-        ranges.sort_by_key(|r| r.start);
-        let mut merged: Vec<Range<usize>> = Vec::with_capacity(ranges.len());
-        for r in ranges {
-            match merged.last_mut() {
-                Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
-                _ => merged.push(r),
-            }
-        }
-        Regions(merged)
-    }
-
-    /// The region that contains `pos`.
-    fn containing(&self, pos: usize) -> Option<&Range<usize>> {
-        let i = self.0.partition_point(|r| r.end <= pos);
-        self.0.get(i).filter(|r| r.start <= pos)
-    }
-
-    /// True when some region overlaps `range`.
-    fn overlaps(&self, range: &Range<usize>) -> bool {
-        let i = self.0.partition_point(|r| r.end <= range.start);
-        self.0.get(i).is_some_and(|r| r.start < range.end)
     }
 }
 
@@ -483,113 +464,6 @@ fn dollar_span(source: &str, p: usize, q: usize, width: usize) -> MathSpan {
     }
 }
 
-/// How many block-quote markers (`>`) start the line that holds byte `pos`.
-fn quote_depth(source: &str, pos: usize) -> usize {
-    let line_start = source[..pos].rfind('\n').map_or(0, |i| i + 1);
-    source[line_start..pos]
-        .bytes()
-        .take_while(|b| matches!(b, b' ' | b'\t' | b'>'))
-        .filter(|&b| b == b'>')
-        .count()
-}
-
-/// Display blocks `\[ ... \]` that start on their own line (after optional
-/// indentation and `>` markers) and close within the same paragraph. They are found
-/// before Markdown parsing so that TeX lines starting with `=`, `-`, `+` or `#` are not
-/// read as headings or list items; code and HTML are respected. Masks them in `masked`.
-fn mask_display_blocks(
-    source: &str,
-    masked: &mut [u8],
-    region: Range<usize>,
-    not_prose: &Regions,
-) -> Vec<MathSpan> {
-    let bytes = &source.as_bytes()[..region.end];
-    let mut blocks = Vec::new();
-    let mut closer = CloseFinder::new(b"\\]", false);
-    let mut line_start = region.start;
-    while line_start < region.end {
-        let line_end = source[line_start..region.end]
-            .find('\n')
-            .map_or(region.end, |i| line_start + i);
-        let mut p = line_start;
-        while p < line_end && matches!(bytes[p], b' ' | b'\t' | b'>') {
-            p += 1;
-        }
-        let mut next = line_end + 1;
-        let opens = source[p..line_end].starts_with("\\[")
-            && !escaped(bytes, p)
-            && masked[p] == b'\\'
-            && not_prose.containing(p).is_none();
-        if let Some(end) = opens.then(|| closer.find(bytes, p + 2)).flatten() {
-            let range = p..end + 2;
-            if !not_prose.overlaps(&range) && source[p + 2..end].contains('\n') {
-                let raw = &source[p + 2..end];
-                let tex = strip_container_prefixes(raw, quote_depth(source, p));
-                masked[range.clone()].fill(b'x');
-                blocks.push(MathSpan {
-                    range,
-                    tex_offset: (tex == raw).then_some(p + 2),
-                    tex,
-                    delimiter: Delimiter::Bracket,
-                });
-                next = source[end..region.end]
-                    .find('\n')
-                    .map_or(region.end, |i| end + i)
-                    + 1;
-            }
-        }
-        line_start = next;
-    }
-    blocks
-}
-
-/// Finds the closing `\]` or `\)` of a backslash delimiter: inline math stays on one
-/// line, display math may span lines but not a blank line. Remembers where the last
-/// failed search gave up, so a text with thousands of unclosed openers stays linear.
-struct CloseFinder {
-    close: &'static [u8],
-    inline: bool,
-    /// No unescaped closer lies before this position (since the last failed search).
-    fails_before: usize,
-}
-
-impl CloseFinder {
-    fn new(close: &'static [u8], inline: bool) -> CloseFinder {
-        CloseFinder {
-            close,
-            inline,
-            fails_before: 0,
-        }
-    }
-
-    fn find(&mut self, bytes: &[u8], from: usize) -> Option<usize> {
-        if from < self.fails_before {
-            return None;
-        }
-        let mut j = from;
-        while j + 1 < bytes.len() {
-            if bytes[j] == b'\n' {
-                let rest = &bytes[j + 1..];
-                let line_end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
-                if self.inline
-                    || rest[..line_end]
-                        .iter()
-                        .all(|&b| matches!(b, b' ' | b'\t' | b'>' | b'\r'))
-                {
-                    self.fails_before = j;
-                    return None;
-                }
-            }
-            if bytes[j..j + 2] == *self.close && !escaped(bytes, j) {
-                return Some(j);
-            }
-            j += 1;
-        }
-        self.fails_before = bytes.len();
-        None
-    }
-}
-
 /// `\(...\)`, `\[...\]` in prose text, and roles, from `masked` (the source with dollar
 /// math and display blocks masked).
 fn scan_inline(masked: &str, source: &str, region: Range<usize>) -> BackslashAndRoles {
@@ -651,204 +525,6 @@ type BackslashAndRoles = (
     Vec<RoleSpan>,
     Vec<UnreadRole>,
 );
-
-/// A role the build does not read, where an author wrote one ([`Scan::unread_roles`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnreadRole {
-    /// `{name}` as written.
-    pub range: Range<usize>,
-    /// `eq` or `calc`.
-    pub name: &'static str,
-    /// Inside HTML (else: not followed directly by a code span).
-    pub in_html: bool,
-}
-
-/// `{calc}` and `{eq}` in `source[range]` (text or HTML) that no role reading takes:
-/// in HTML every one; in text, those not directly followed by a backtick (a role's code
-/// span ends a text event, so one followed by its code span is never inside the text).
-fn unread_roles_in(source: &str, range: Range<usize>, in_html: bool) -> Vec<UnreadRole> {
-    let text = &source[range.clone()];
-    let mut out = Vec::new();
-    for name in ["calc", "eq"] {
-        let written = format!("{{{name}}}");
-        for (at, _) in text.match_indices(&written) {
-            let end = range.start + at + written.len();
-            let next = source[end..].chars().next();
-            if in_html || next != Some('`') {
-                out.push(UnreadRole {
-                    range: range.start + at..end,
-                    name,
-                    in_html,
-                });
-            }
-        }
-    }
-    out.sort_by_key(|r| r.range.start);
-    out
-}
-
-/// A MyST role: `{name}` immediately followed by a code span.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RoleSpan {
-    /// `{name}` plus the code span.
-    pub range: Range<usize>,
-    /// Role name.
-    pub name: String,
-    /// Bytes of the name.
-    pub name_span: Range<usize>,
-    /// The code span's text.
-    pub content: String,
-}
-
-fn role_before(source: &str, code: Range<usize>, content: &str) -> Option<RoleSpan> {
-    let before = &source[..code.start];
-    let before = before.strip_suffix('}')?;
-    let open = before.rfind('{')?;
-    let name = &before[open + 1..];
-    if name.is_empty()
-        || !name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        || !name.starts_with(|c: char| c.is_ascii_alphabetic())
-    {
-        return None;
-    }
-    Some(RoleSpan {
-        range: open..code.end,
-        name: name.to_string(),
-        name_span: open + 1..open + 1 + name.len(),
-        content: content.to_string(),
-    })
-}
-
-/// Finds `\(...\)` and `\[...\]` whose delimiters sit in prose text of `masked`, and
-/// each `\(` in prose that nothing closes.
-fn find_backslash_math(
-    source: &str,
-    masked: &str,
-    region: Range<usize>,
-    text: &Regions,
-    protected: &Regions,
-) -> (Vec<MathSpan>, Vec<Range<usize>>) {
-    let bytes = &masked.as_bytes()[..region.end];
-    // Markdown reads `\(` as an escaped `(`, so the text event may start one byte later.
-    let in_text = |pos: usize| text.containing(pos).is_some() || text.containing(pos + 1).is_some();
-    let mut inline = CloseFinder::new(b"\\)", true);
-    let mut display = CloseFinder::new(b"\\]", false);
-    let mut spans = Vec::new();
-    let mut unclosed = Vec::new();
-    let mut i = region.start;
-    while i + 1 < bytes.len() {
-        let Some(off) = masked[i..region.end].find('\\') else {
-            break;
-        };
-        i += off;
-        if i + 1 >= bytes.len() {
-            break;
-        }
-        let is_display = bytes[i + 1] == b'[';
-        if (is_display || bytes[i + 1] == b'(')
-            && !escaped(bytes, i)
-            && in_text(i)
-            && protected.containing(i).is_none()
-        {
-            let finder = if is_display {
-                &mut display
-            } else {
-                &mut inline
-            };
-            if let Some(end) = finder.find(bytes, i + 2) {
-                let range = i..end + 2;
-                // Dollar math inside means these were escaped brackets around prose
-                // (`\[see $x$\]`), as mdbook-katex books write them.
-                let holds_math =
-                    masked.as_bytes()[range.clone()] != source.as_bytes()[range.clone()];
-                if !protected.overlaps(&range) && in_text(end) && !holds_math {
-                    let raw = &source[i + 2..end];
-                    let tex = if raw.contains('\n') {
-                        strip_container_prefixes(raw, quote_depth(source, i))
-                    } else {
-                        raw.to_string()
-                    };
-                    spans.push(MathSpan {
-                        range: range.clone(),
-                        tex_offset: (tex == raw).then_some(i + 2),
-                        tex,
-                        delimiter: if is_display {
-                            Delimiter::Bracket
-                        } else {
-                            Delimiter::Paren
-                        },
-                    });
-                    i = range.end;
-                    continue;
-                }
-            } else if !is_display {
-                unclosed.push(i..i + 2);
-            }
-        }
-        i += 1;
-    }
-    (spans, unclosed)
-}
-
-/// True when the byte at `i` is preceded by an odd number of backslashes.
-fn escaped(bytes: &[u8], i: usize) -> bool {
-    bytes[..i].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1
-}
-
-/// Removes indentation and up to `depth` block-quote markers from the continuation
-/// lines of a multi-line formula inside a list item or block quote.
-fn strip_container_prefixes(raw: &str, depth: usize) -> String {
-    let mut out = String::with_capacity(raw.len());
-    for (n, line) in raw.split('\n').enumerate() {
-        if n > 0 {
-            out.push('\n');
-        }
-        let mut rest = if n == 0 {
-            line
-        } else {
-            line.trim_start_matches([' ', '\t'])
-        };
-        if n > 0 {
-            for _ in 0..depth {
-                match rest.strip_prefix('>') {
-                    Some(r) => rest = r.trim_start_matches([' ', '\t']),
-                    None => break,
-                }
-            }
-        }
-        out.push_str(rest);
-    }
-    out
-}
-
-/// Byte ranges of `{{#include ...}}`-style mdBook links inside `region` (regions start
-/// at a line start), which are never touched. Only the region is searched: a chapter
-/// of many blocks is scanned once in all, not once per block.
-fn include_ranges(source: &str, region: &Range<usize>) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let mut from = region.start;
-    while from < region.end {
-        let Some(pos) = source[from..region.end].find("{{#") else {
-            break;
-        };
-        let start = from + pos;
-        let line_end = source[start..]
-            .find('\n')
-            .map_or(source.len(), |i| start + i);
-        match source[start..line_end].find("}}") {
-            Some(end) => {
-                if start + end + 2 <= region.end {
-                    out.push(start..start + end + 2);
-                }
-                from = start + end + 2;
-            }
-            None => from = start + 3,
-        }
-    }
-    out
-}
 
 #[cfg(test)]
 mod tests {

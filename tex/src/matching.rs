@@ -113,24 +113,64 @@ pub fn tag(tex: &str, patterns: &[Pattern]) -> Tagged {
         .collect();
     let norm = Normalizer::run(tex, &ids);
     let toks = norm.out;
+    let found = find_matches(&toks, &longest_first(patterns));
+    let symbols = symbols_in_order(&found.matches, &norm.forced);
+    let mut undefined = undefined_letters(&toks, &found.taken);
+    add_undefined_styled(tex, &toks, &found.taken, &mut undefined);
+    undefined.sort_by_key(|u| u.range.start);
+    Tagged {
+        tex: write_tagged(&toks, &found.matches),
+        symbols,
+        undefined,
+        problems: norm.problems,
+    }
+}
 
-    // Patterns: normalized non-whitespace token texts, longest first (stable).
-    let mut pats: Vec<(Vec<String>, &str)> = patterns
+/// A pattern as [`tag`] compares it: its normalized non-whitespace token texts.
+struct Sought<'p> {
+    texts: Vec<String>,
+    id: &'p str,
+}
+
+/// One occurrence of a pattern: tokens `start..end` of the normalized formula.
+struct Match<'p> {
+    start: usize,
+    end: usize,
+    id: &'p str,
+}
+
+/// The occurrences found, leftmost first, and which tokens they cover.
+struct Matches<'p> {
+    matches: Vec<Match<'p>>,
+    taken: Vec<bool>,
+}
+
+/// The patterns with a valid id and some TeX, longest first (stable: the first of two
+/// patterns of the same length is tried first).
+fn longest_first(patterns: &[Pattern]) -> Vec<Sought<'_>> {
+    let mut sought: Vec<Sought> = patterns
         .iter()
         .filter(|p| valid_id(&p.id))
-        .map(|p| (token_texts(&p.tex), p.id.as_str()))
-        .filter(|(texts, _)| !texts.is_empty())
+        .map(|p| Sought {
+            texts: token_texts(&p.tex),
+            id: p.id.as_str(),
+        })
+        .filter(|s| !s.texts.is_empty())
         .collect();
-    pats.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
+    sought.sort_by_key(|s| std::cmp::Reverse(s.texts.len()));
+    sought
+}
 
+/// Every occurrence of each pattern in turn (longest first), leftmost first, skipping
+/// tokens an earlier match took and places a wrapper would change the parse.
+fn find_matches<'p>(toks: &[Tok], sought: &[Sought<'p>]) -> Matches<'p> {
     let nonspace: Vec<usize> = (0..toks.len())
         .filter(|&i| toks[i].kind != Kind::Space)
         .collect();
-    let partner = partners(&toks);
     let mut taken = vec![false; toks.len()];
-    // (start, core end, id)
-    let mut matches: Vec<(usize, usize, &str)> = Vec::new();
-    for (pat, id) in &pats {
+    let mut matches: Vec<Match> = Vec::new();
+    for pattern in sought {
+        let pat = &pattern.texts;
         let len = pat.len();
         let mut p = 0;
         while p + len <= nonspace.len() {
@@ -138,9 +178,13 @@ pub fn tag(tex: &str, patterns: &[Pattern]) -> Tagged {
             if equal {
                 let s = nonspace[p];
                 let e = nonspace[p + len - 1] + 1;
-                if !taken[s..e].iter().any(|&t| t) && valid_match(&toks, s, e) {
+                if !taken[s..e].iter().any(|&t| t) && valid_match(toks, s, e) {
                     taken[s..e].iter_mut().for_each(|t| *t = true);
-                    matches.push((s, e, id));
+                    matches.push(Match {
+                        start: s,
+                        end: e,
+                        id: pattern.id,
+                    });
                     p += len;
                     continue;
                 }
@@ -148,20 +192,14 @@ pub fn tag(tex: &str, patterns: &[Pattern]) -> Tagged {
             p += 1;
         }
     }
-    matches.sort_by_key(|m| m.0);
+    matches.sort_by_key(|m| m.start);
+    Matches { matches, taken }
+}
 
-    // Wrapping: a big operator keeps its limits inside its wrapper.
-    let mut opens: Vec<Option<&str>> = vec![None; toks.len() + 1];
-    let mut closes: Vec<usize> = vec![0; toks.len() + 1];
-    for &(s, e, id) in &matches {
-        let end = extend_over_limits(&toks, &partner, s, e);
-        opens[s] = Some(id);
-        closes[end] += 1;
-    }
-
-    // Symbols, in order of first appearance (forced `\sym` and matches).
-    let mut events: Vec<(usize, &str)> = matches.iter().map(|m| (m.0, m.2)).collect();
-    events.extend(norm.forced.iter().map(|(i, id)| (*i, id.as_str())));
+/// The symbol ids in order of first appearance (matches and forced `\sym`), each once.
+fn symbols_in_order(matches: &[Match], forced: &[(usize, String)]) -> Vec<String> {
+    let mut events: Vec<(usize, &str)> = matches.iter().map(|m| (m.start, m.id)).collect();
+    events.extend(forced.iter().map(|(i, id)| (*i, id.as_str())));
     events.sort_by_key(|e| e.0);
     let mut symbols: Vec<String> = Vec::new();
     for (_, id) in events {
@@ -169,8 +207,11 @@ pub fn tag(tex: &str, patterns: &[Pattern]) -> Tagged {
             symbols.push(id.to_string());
         }
     }
+    symbols
+}
 
-    // Undefined letters.
+/// The letters and Greek letters no match covers, each text once, in order.
+fn undefined_letters(toks: &[Tok], taken: &[bool]) -> Vec<Undefined> {
     let mut undefined: Vec<Undefined> = Vec::new();
     for (i, t) in toks.iter().enumerate() {
         if taken[i] || t.opaque || t.locked || !is_letter_like(t) {
@@ -186,9 +227,12 @@ pub fn tag(tex: &str, patterns: &[Pattern]) -> Tagged {
             });
         }
     }
+    undefined
+}
 
-    // Undefined styled letters: `\mathbf{z}`, `\hat{y}`, `\mathcal{L}` that no symbol
-    // covers are symbols of their own (their letter is not searched inside).
+/// Adds the undefined styled letters: `\mathbf{z}`, `\hat{y}`, `\mathcal{L}` that no
+/// symbol covers are symbols of their own (their letter is not searched inside).
+fn add_undefined_styled(tex: &str, toks: &[Tok], taken: &[bool], undefined: &mut Vec<Undefined>) {
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
@@ -196,28 +240,16 @@ pub fn tag(tex: &str, patterns: &[Pattern]) -> Tagged {
             && t.text
                 .strip_prefix('\\')
                 .is_some_and(|name| STYLED.contains(&name));
-        if !styled || taken[i] || t.opaque || t.locked {
-            i += 1;
-            continue;
-        }
         // The argument: a braced group right after the command (normalization braces it).
-        let Some(open) = toks.get(i + 1).filter(|n| n.text == "{") else {
+        let braced = toks.get(i + 1).is_some_and(|n| n.text == "{");
+        if !styled || taken[i] || t.opaque || t.locked || !braced {
             i += 1;
             continue;
-        };
-        let _ = open;
-        let mut depth = 0i32;
-        let mut end = i + 1;
-        for (k, n) in toks.iter().enumerate().skip(i + 1) {
-            depth += n.delta;
-            end = k;
-            if depth <= 0 {
-                break;
-            }
         }
+        let end = group_end(toks, i + 1);
         let inner = &toks[i + 2..end.max(i + 2)];
         let has_letter = inner.iter().any(is_letter_like);
-        let covered = toks[i..=end].iter().enumerate().any(|(k, _)| taken[i + k]);
+        let covered = taken[i..=end].iter().any(|&t| t);
         if has_letter && !covered {
             let start = t.range.as_ref().map(|r| r.start);
             let stop = toks[i..=end]
@@ -233,9 +265,34 @@ pub fn tag(tex: &str, patterns: &[Pattern]) -> Tagged {
         }
         i = end + 1;
     }
-    undefined.sort_by_key(|u| u.range.start);
+}
 
-    // Emit.
+/// The index of the token closing the group that opens at `open` (the last token when
+/// the group is never closed).
+fn group_end(toks: &[Tok], open: usize) -> usize {
+    let mut depth = 0i32;
+    let mut end = open;
+    for (k, n) in toks.iter().enumerate().skip(open) {
+        depth += n.delta;
+        end = k;
+        if depth <= 0 {
+            break;
+        }
+    }
+    end
+}
+
+/// The tokens written out with each match wrapped as `\htmlData{mc-sym=<id>}{...}`; a
+/// big operator keeps its limits inside its wrapper.
+fn write_tagged(toks: &[Tok], matches: &[Match]) -> String {
+    let partner = partners(toks);
+    let mut opens: Vec<Option<&str>> = vec![None; toks.len() + 1];
+    let mut closes: Vec<usize> = vec![0; toks.len() + 1];
+    for m in matches {
+        let end = extend_over_limits(toks, &partner, m.start, m.end);
+        opens[m.start] = Some(m.id);
+        closes[end] += 1;
+    }
     let mut w = Writer::default();
     for (i, t) in toks.iter().enumerate() {
         for _ in 0..closes[i] {
@@ -251,13 +308,7 @@ pub fn tag(tex: &str, patterns: &[Pattern]) -> Tagged {
     for _ in 0..closes[toks.len()] {
         w.raw("}");
     }
-
-    Tagged {
-        tex: w.out,
-        symbols,
-        undefined,
-        problems: norm.problems,
-    }
+    w.out
 }
 
 /// For each opening brace or bracket, the index of its closing partner.

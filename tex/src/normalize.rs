@@ -278,92 +278,111 @@ impl<'a> Normalizer<'a> {
     fn command(&mut self, ctx: Ctx) {
         let name = self.raw[self.pos].text.clone();
         match name.as_str() {
-            "\\sym" => return self.sym(),
-            "\\nosym" => {
-                self.pos += 1;
-                let start = self.out.len();
-                self.arg(Ctx {
-                    opaque: true,
-                    locked: true,
-                });
-                // `\nosym` itself is dropped from the output, so its group is nobody's
-                // argument: a symbol right before it may still be wrapped.
-                if let Some(open) = self.out.get_mut(start) {
-                    open.arg_start = false;
-                }
-                return;
-            }
-            "\\begin" | "\\end" => {
-                let delta = if name == "\\begin" { 1 } else { -1 };
-                self.take(Role::Plain, delta, ctx);
-                let opaque = Ctx {
-                    opaque: true,
-                    ..ctx
-                };
-                let start = self.out.len();
-                self.arg(opaque);
-                let env: String = self.out[start..]
-                    .iter()
-                    .filter(|t| !matches!(t.role, Role::ArgOpen | Role::ArgClose))
-                    .map(|t| t.text.as_str())
-                    .collect();
-                if delta == 1 && env_has_spec_arg(env.trim()) && self.next_is("{") {
-                    self.arg(opaque);
-                }
-                return;
-            }
-            "\\\\" => {
+            "\\sym" => self.sym(),
+            "\\nosym" => self.nosym(),
+            "\\begin" | "\\end" => self.environment_edge(ctx),
+            "\\\\" => self.line_break(ctx),
+            "\\rule" => self.rule(ctx),
+            // `\not` applies to the next token like `\left` to its delimiter: neither can
+            // be part of a match.
+            _ if is_delimiter_command(&name) || name == "\\not" => self.delimiter(ctx),
+            _ if is_size_command(&name) => {
                 self.take(Role::Plain, 0, ctx);
-                if self.next_is("[") {
-                    self.skip_space();
-                    self.opt(Ctx {
-                        opaque: true,
-                        locked: true,
-                    });
-                }
-                return;
+                self.size_arg();
             }
-            _ => {}
+            _ => self.with_arguments(&name, ctx),
         }
-        // `\not` applies to the next token like `\left` to its delimiter: neither can be
-        // part of a match.
-        if is_delimiter_command(&name) || name == "\\not" {
-            let i = self.take(Role::Plain, 0, ctx);
-            self.out[i].delim = true;
-            while self.peek().is_some_and(|t| t.kind == Kind::Space) {
-                self.take(Role::Plain, 0, ctx);
-            }
-            if let Some(t) = self.peek() {
-                if !(t.kind == Kind::Char && (t.text == "{" || t.text == "}")) {
-                    let i = self.take(Role::Plain, 0, ctx);
-                    self.out[i].delim = true;
-                }
-            }
-            return;
+    }
+
+    /// `\nosym{tex}`: the group kept, opaque and locked, the command dropped.
+    fn nosym(&mut self) {
+        self.pos += 1;
+        let start = self.out.len();
+        self.arg(Ctx {
+            opaque: true,
+            locked: true,
+        });
+        // `\nosym` itself is dropped from the output, so its group is nobody's
+        // argument: a symbol right before it may still be wrapped.
+        if let Some(open) = self.out.get_mut(start) {
+            open.arg_start = false;
         }
-        if is_size_command(&name) {
-            self.take(Role::Plain, 0, ctx);
-            self.size_arg();
-            return;
+    }
+
+    /// `\begin{env}` (with the column spec of an array-like environment) or `\end{env}`.
+    fn environment_edge(&mut self, ctx: Ctx) {
+        let delta = if self.raw[self.pos].text == "\\begin" {
+            1
+        } else {
+            -1
+        };
+        self.take(Role::Plain, delta, ctx);
+        let opaque = Ctx {
+            opaque: true,
+            ..ctx
+        };
+        let start = self.out.len();
+        self.arg(opaque);
+        let env: String = self.out[start..]
+            .iter()
+            .filter(|t| !matches!(t.role, Role::ArgOpen | Role::ArgClose))
+            .map(|t| t.text.as_str())
+            .collect();
+        if delta == 1 && env_has_spec_arg(env.trim()) && self.next_is("{") {
+            self.arg(opaque);
         }
-        if name == "\\rule" {
-            self.take(Role::Plain, 0, ctx);
-            let locked = Ctx {
+    }
+
+    /// `\\` and its optional `[dimension]`, locked.
+    fn line_break(&mut self, ctx: Ctx) {
+        self.take(Role::Plain, 0, ctx);
+        if self.next_is("[") {
+            self.skip_space();
+            self.opt(Ctx {
                 opaque: true,
                 locked: true,
-            };
-            if self.next_is("[") {
-                self.skip_space();
-                self.opt(locked);
-            }
-            for _ in 0..2 {
-                if self.next_is("{") {
-                    self.arg(locked);
-                }
-            }
-            return;
+            });
         }
-        let Some(spec) = command_spec(&name) else {
+    }
+
+    /// `\left`, `\right`, `\big`... or `\not`, and the token it applies to: both marked
+    /// as delimiters.
+    fn delimiter(&mut self, ctx: Ctx) {
+        let i = self.take(Role::Plain, 0, ctx);
+        self.out[i].delim = true;
+        while self.peek().is_some_and(|t| t.kind == Kind::Space) {
+            self.take(Role::Plain, 0, ctx);
+        }
+        if let Some(t) = self.peek() {
+            if !(t.kind == Kind::Char && (t.text == "{" || t.text == "}")) {
+                let i = self.take(Role::Plain, 0, ctx);
+                self.out[i].delim = true;
+            }
+        }
+    }
+
+    /// `\rule[raise]{width}{height}`: every dimension locked.
+    fn rule(&mut self, ctx: Ctx) {
+        self.take(Role::Plain, 0, ctx);
+        let locked = Ctx {
+            opaque: true,
+            locked: true,
+        };
+        if self.next_is("[") {
+            self.skip_space();
+            self.opt(locked);
+        }
+        for _ in 0..2 {
+            if self.next_is("{") {
+                self.arg(locked);
+            }
+        }
+    }
+
+    /// Any other command: its star, optional and mandatory arguments as the command
+    /// table gives them (none for a command the table does not know).
+    fn with_arguments(&mut self, name: &str, ctx: Ctx) {
+        let Some(spec) = command_spec(name) else {
             self.take(Role::Plain, 0, ctx);
             return;
         };

@@ -172,6 +172,14 @@ fn package(root: &Path, check_target: &Path, version: &str) -> Result<BTreeMap<S
     Ok(crates)
 }
 
+/// The two books one binary built: `init`'s book and a copy of the course book.
+struct Books {
+    init: PathBuf,
+    course: PathBuf,
+}
+
+/// Unpacks the `.crate` files into `scratch`, builds the packaged binary there, and
+/// checks that it and the repository's binary write the same books.
 fn build_and_compare(
     root: &Path,
     check_target: &Path,
@@ -179,6 +187,21 @@ fn build_and_compare(
     crates: &BTreeMap<String, PathBuf>,
     version: &str,
 ) -> Result<()> {
+    unpack(crates, scratch)?;
+    let packaged = build_packaged(
+        check_target,
+        &scratch.join(format!("mdbook-mathcourse-{version}")),
+        version,
+    )?;
+    let ours = build_repository_binary(root)?;
+    // The same `init`, the same books.
+    let packaged_books = build_books(root, scratch, "packaged", &packaged)?;
+    let our_books = build_books(root, scratch, "repository", &ours)?;
+    compare_books(&packaged_books, &our_books)
+}
+
+/// Each `.crate` file unpacked into a fresh `scratch` folder.
+fn unpack(crates: &BTreeMap<String, PathBuf>, scratch: &Path) -> Result<()> {
     let _ = fs::remove_dir_all(scratch);
     fs::create_dir_all(scratch)?;
     for file in crates.values() {
@@ -192,7 +215,12 @@ fn build_and_compare(
             bail!("could not unpack {}", file.display());
         }
     }
-    let dir = scratch.join(format!("mdbook-mathcourse-{version}"));
+    Ok(())
+}
+
+/// Builds the binary of the unpacked package in `dir` (offline, the siblings patched to
+/// their unpacked folders) into `check_target`; returns the folder holding it.
+fn build_packaged(check_target: &Path, dir: &Path, version: &str) -> Result<PathBuf> {
     // Not `--locked`: the [patch] moves the siblings from crates.io to their folders,
     // which the lock file records. Every other line of the packaged lock must stay.
     let packaged_lock = fs::read_to_string(dir.join("Cargo.lock"))?;
@@ -208,7 +236,7 @@ fn build_and_compare(
     eprintln!("xtask: $ cargo {}   (in {})", args.join(" "), dir.display());
     let status = Command::new("cargo")
         .args(&args)
-        .current_dir(&dir)
+        .current_dir(dir)
         .env("CARGO_TARGET_DIR", check_target)
         .env_remove("CARGO_MANIFEST_DIR")
         .env_remove("CARGO_WORKSPACE_DIR")
@@ -223,7 +251,11 @@ fn build_and_compare(
             "building the package changed its Cargo.lock beyond the patched siblings:\n--- packaged\n{packaged_lock}\n--- used\n{used_lock}"
         );
     }
-    let packaged = check_target.join("debug");
+    Ok(check_target.join("debug"))
+}
+
+/// Builds the repository's own debug binary; returns the folder holding it.
+fn build_repository_binary(root: &Path) -> Result<PathBuf> {
     run_in(
         root,
         "cargo",
@@ -236,33 +268,38 @@ fn build_and_compare(
             "mdbook-mathcourse",
         ],
     )?;
-    let ours = target_dir(root).join("debug");
+    Ok(target_dir(root).join("debug"))
+}
 
-    // The same `init`, the same books.
-    let mut differences = Vec::new();
-    let mut books = Vec::new();
-    for (label, bin) in [("packaged", &packaged), ("repository", &ours)] {
-        let init = scratch.join(format!("init-{label}"));
-        run_bin(bin, &["init".as_ref(), init.as_os_str()])?;
-        let course = scratch.join(format!("course-{label}"));
-        crate::bench_book::copy_book(&root.join("book"), &course)?;
-        for book in [&init, &course] {
-            let (_, stderr) = crate::util::mdbook_build(book, bin)?;
-            if stderr.contains("WARN") || stderr.contains("ERROR") {
-                bail!(
-                    "{} built with warnings by the {label} binary:\n{stderr}",
-                    book.display()
-                );
-            }
+/// Runs `init` with the binary in `bin` and builds its book and a copy of the course
+/// book with it, in `scratch` (folders named after `label`); a warning fails.
+fn build_books(root: &Path, scratch: &Path, label: &str, bin: &Path) -> Result<Books> {
+    let init = scratch.join(format!("init-{label}"));
+    run_bin(bin, &["init".as_ref(), init.as_os_str()])?;
+    let course = scratch.join(format!("course-{label}"));
+    crate::bench_book::copy_book(&root.join("book"), &course)?;
+    for book in [&init, &course] {
+        let (_, stderr) = crate::util::mdbook_build(book, bin)?;
+        if stderr.contains("WARN") || stderr.contains("ERROR") {
+            bail!(
+                "{} built with warnings by the {label} binary:\n{stderr}",
+                book.display()
+            );
         }
-        books.push((init, course));
     }
+    Ok(Books { init, course })
+}
+
+/// Fails unless the two binaries wrote the same files (at most 12 differences are
+/// listed for each book).
+fn compare_books(packaged: &Books, ours: &Books) -> Result<()> {
+    let mut differences = Vec::new();
     for ((a, b), what) in [
         (
-            (&books[0].0, &books[1].0),
+            (&packaged.init, &ours.init),
             "the init book (sources and output)",
         ),
-        ((&books[0].1, &books[1].1), "the course book (output)"),
+        ((&packaged.course, &ours.course), "the course book (output)"),
     ] {
         let mut diff = compare_trees(a, b)?;
         if diff.len() > 12 {
@@ -280,7 +317,7 @@ fn build_and_compare(
             differences.join("\n  ")
         );
     }
-    let files = list_files(&books[0].1.join("book"))?.len();
+    let files = list_files(&packaged.course.join("book"))?.len();
     eprintln!("xtask: both binaries wrote the same init book and the same course book ({files} output files)");
     Ok(())
 }

@@ -76,15 +76,48 @@ pub struct Literal {
 /// Position in a run: node index and byte offset in that node's text.
 type Pos = (usize, usize);
 
+/// A delimiter pair of the rules.
+struct Opener {
+    open: String,
+    close: String,
+    display: bool,
+}
+
+/// One formula being read: where it opened, what closes it, and the closer found so far.
 struct Search {
     end: String,
     display: bool,
+    /// Braces open inside the formula.
     pcount: usize,
     open: Pos,
     olen: usize,
     open_text: String,
     close: Option<Pos>,
+    /// The closer's length, cut from the TeX (`usize::MAX`: `\end{env}`, kept).
     clen: usize,
+}
+
+impl Search {
+    /// Reads one piece [`find_end`] found, ending at `end`: a closer is remembered
+    /// (the first one inside open braces, any one outside), a brace counted. True when
+    /// the formula is closed.
+    fn read(&mut self, piece: &str, end: Pos) -> bool {
+        if piece == self.end {
+            if self.close.is_none() || self.pcount == 0 {
+                self.close = Some(end);
+                if self.clen != usize::MAX {
+                    self.clen = piece.len();
+                }
+            }
+            return self.pcount == 0;
+        }
+        if piece == "{" {
+            self.pcount += 1;
+        } else if piece == "}" && self.pcount > 0 {
+            self.pcount -= 1;
+        }
+        false
+    }
 }
 
 enum Start {
@@ -104,213 +137,237 @@ pub fn scan_run(
     literals: &mut Vec<Literal>,
     unclosed: &mut Vec<(usize, String)>,
 ) {
-    let mut opens: Vec<(String, String, bool)> = rules
+    let table = opener_table(rules);
+    let mut scanner = RunScanner {
+        rules,
+        table: &table,
+        run,
+        found,
+        literals,
+        unclosed,
+    };
+    let mut at: Pos = (0, 0);
+    while at.0 < run.len() {
+        at = scanner.next_formula(at);
+    }
+}
+
+/// The rules' delimiter pairs as tex2jax looks them up: it sorts openers longest first,
+/// then by text; the first of equal ones wins its lookup table, which the last one
+/// written overwrites.
+fn opener_table(rules: &Tex2jax) -> Vec<Opener> {
+    let pairs = rules
         .inline
         .iter()
-        .map(|(o, c)| (o.clone(), c.clone(), false))
-        .chain(
-            rules
-                .display
-                .iter()
-                .map(|(o, c)| (o.clone(), c.clone(), true)),
-        )
-        .filter(|(o, _, _)| !o.is_empty())
-        .collect();
-    // tex2jax sorts openers longest first, then by text; the first of equal ones wins
-    // its lookup table, which the last one written overwrites.
-    let mut table: Vec<(String, String, bool)> = Vec::new();
-    for o in opens.drain(..) {
-        table.retain(|t| t.0 != o.0);
-        table.push(o);
+        .map(|pair| (pair, false))
+        .chain(rules.display.iter().map(|pair| (pair, true)))
+        .filter(|((o, _), _)| !o.is_empty());
+    let mut table: Vec<Opener> = Vec::new();
+    for ((open, close), display) in pairs {
+        table.retain(|t| t.open != *open);
+        table.push(Opener {
+            open: open.clone(),
+            close: close.clone(),
+            display,
+        });
     }
-    table.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
-    let text = |n: usize| -> Option<&str> {
-        match run.get(n) {
+    table.sort_by(|a, b| b.open.len().cmp(&a.open.len()).then(a.open.cmp(&b.open)));
+    table
+}
+
+/// One run being read, and where what it finds goes.
+struct RunScanner<'a> {
+    rules: &'a Tex2jax,
+    table: &'a [Opener],
+    run: &'a Run,
+    found: &'a mut Vec<Found>,
+    literals: &'a mut Vec<Literal>,
+    unclosed: &'a mut Vec<(usize, String)>,
+}
+
+impl<'a> RunScanner<'a> {
+    /// The text of node `n`, if it is a text node of the run.
+    fn text(&self, n: usize) -> Option<&'a str> {
+        match self.run.get(n) {
             Some(Node::Text(t)) => Some(t.text.as_str()),
             _ => None,
         }
-    };
-    let mut at: Pos = (0, 0);
-    'outer: while at.0 < run.len() {
-        if text(at.0).is_none() {
-            at = (at.0 + 1, 0);
-            continue;
+    }
+
+    /// Reads from `at` up to the end of the next formula (or of the run): what it finds
+    /// goes to the outputs; returns where reading goes on, in start mode.
+    fn next_formula(&mut self, at: Pos) -> Pos {
+        if self.text(at.0).is_none() {
+            return (at.0 + 1, 0);
         }
         let mut search: Option<Search> = None;
         let (mut n, mut pos) = at;
         loop {
-            while let Some(t) = text(n) {
-                let m = match &search {
+            while let Some(t) = self.text(n) {
+                match &mut search {
                     None => {
-                        find_start(rules, &table, t, pos).map(|(s, e, kind)| (s, e, Some(kind)))
+                        let Some((ms, me, kind)) = find_start(self.rules, self.table, t, pos)
+                        else {
+                            break;
+                        };
+                        pos = me;
+                        search = self.start(kind, n, ms..me);
                     }
                     Some(s) => {
-                        find_end(&s.end, rules.balance_braces, t, pos).map(|(a, b)| (a, b, None))
-                    }
-                };
-                let Some((ms, me, kind)) = m else { break };
-                pos = me;
-                match kind {
-                    Some(Start::Delim(i)) => {
-                        let (o, c, display) = &table[i];
-                        search = Some(Search {
-                            end: c.clone(),
-                            display: *display,
-                            pcount: 0,
-                            open: (n, ms),
-                            olen: o.len(),
-                            open_text: o.clone(),
-                            close: None,
-                            clen: 0,
-                        });
-                    }
-                    Some(Start::Begin(env)) => {
-                        search = Some(Search {
-                            end: format!("\\end{{{env}}}"),
-                            display: true,
-                            pcount: 0,
-                            open: (n, ms),
-                            olen: 0,
-                            open_text: String::new(),
-                            close: None,
-                            clen: usize::MAX,
-                        });
-                    }
-                    Some(Start::Ref) => {
-                        push(run, (n, ms), 0, (n, me), 0, false, String::new(), found);
-                    }
-                    Some(Start::Escape) => {
-                        let slashes = me - ms - 1;
-                        let Node::Text(node) = &run[n] else { break };
-                        let (shows, upto) = if slashes % 2 == 0 {
-                            ("\\".repeat(slashes / 2), me - 1)
-                        } else {
-                            (format!("{}$", "\\".repeat(slashes / 2)), me)
+                        let Some((ms, me)) = find_end(&s.end, self.rules.balance_braces, t, pos)
+                        else {
+                            break;
                         };
-                        if upto > ms {
-                            literals.push(Literal {
-                                range: node.from[ms]..node.to[upto - 1],
-                                shows,
-                            });
-                        }
-                    }
-                    None => {
-                        let s = search.as_mut().expect("searching");
-                        let piece = &t[ms..me];
-                        if piece == s.end || (s.end.is_empty() && ms == me) {
-                            if s.close.is_none() || s.pcount == 0 {
-                                s.close = Some((n, me));
-                                if s.clen != usize::MAX {
-                                    s.clen = me - ms;
-                                }
-                            }
-                            if s.pcount == 0 {
-                                let s = search.take().expect("searching");
-                                let close = s.close.expect("closed");
-                                push_search(run, s, close, found);
-                                // Scanning goes on after the closer, in start mode.
-                                if me >= t.len() {
-                                    at = (n + 1, 0);
-                                    continue 'outer;
-                                }
-                                at = (n, me);
-                                continue 'outer;
-                            }
-                        } else if piece == "{" {
-                            s.pcount += 1;
-                        } else if piece == "}" && s.pcount > 0 {
-                            s.pcount -= 1;
+                        pos = me;
+                        if s.read(&t[ms..me], (n, me)) {
+                            let close = s.close.expect("closed");
+                            self.push(search.take().expect("searching"), close);
+                            // Scanning goes on after the closer, in start mode.
+                            return if me >= t.len() { (n + 1, 0) } else { (n, me) };
                         }
                     }
                 }
             }
             // This node holds no more matches: on to the next text node of the run.
             let mut next = n + 1;
-            while matches!(run.get(next), Some(Node::Ignored { .. })) {
+            while matches!(self.run.get(next), Some(Node::Ignored { .. })) {
                 next += 1;
             }
-            if text(next).is_none() {
-                if let Some(s) = search.take() {
-                    if let Some(close) = s.close {
-                        push_search(run, s, close, found);
-                        at = close;
-                        continue 'outer;
-                    }
-                    if s.olen >= 2 {
-                        if let Node::Text(t) = &run[s.open.0] {
-                            unclosed.push((t.from[s.open.1], s.end));
-                        }
-                    }
-                }
-                at = (next, 0);
-                continue 'outer;
+            if self.text(next).is_none() {
+                return self.run_ended(search, next);
             }
             n = next;
             pos = 0;
         }
     }
-}
 
-/// The formula search `s` found, closed at `close`, added to `found`.
-fn push_search(run: &Run, s: Search, close: Pos, found: &mut Vec<Found>) {
-    let clen = if s.clen == usize::MAX { 0 } else { s.clen };
-    push(
-        run,
-        s.open,
-        s.olen,
-        close,
-        clen,
-        s.display,
-        s.open_text,
-        found,
-    );
-}
-
-#[allow(clippy::too_many_arguments)]
-fn push(
-    run: &Run,
-    open: Pos,
-    olen: usize,
-    close: Pos,
-    clen: usize,
-    display: bool,
-    open_text: String,
-    found: &mut Vec<Found>,
-) {
-    let mut tex = String::new();
-    for (n, node) in run.iter().enumerate().take(close.0 + 1).skip(open.0) {
-        match node {
-            Node::Text(t) => {
-                let from = if n == open.0 { open.1 } else { 0 };
-                let to = if n == close.0 { close.1 } else { t.text.len() };
-                tex.push_str(&t.text[from..to]);
+    /// What an opener found in node `n` at `bytes` starts: the search for its closer, or
+    /// (a `\ref`, an escaped dollar) something complete.
+    fn start(&mut self, kind: Start, n: usize, bytes: Range<usize>) -> Option<Search> {
+        let (ms, me) = (bytes.start, bytes.end);
+        match kind {
+            Start::Delim(i) => {
+                let opener = &self.table[i];
+                Some(Search {
+                    end: opener.close.clone(),
+                    display: opener.display,
+                    pcount: 0,
+                    open: (n, ms),
+                    olen: opener.open.len(),
+                    open_text: opener.open.clone(),
+                    close: None,
+                    clen: 0,
+                })
             }
-            Node::Ignored { adds, .. } => tex.push_str(adds),
+            Start::Begin(env) => Some(Search {
+                end: format!("\\end{{{env}}}"),
+                display: true,
+                pcount: 0,
+                open: (n, ms),
+                olen: 0,
+                open_text: String::new(),
+                close: None,
+                clen: usize::MAX,
+            }),
+            Start::Ref => {
+                let whole = Search {
+                    end: String::new(),
+                    display: false,
+                    pcount: 0,
+                    open: (n, ms),
+                    olen: 0,
+                    open_text: String::new(),
+                    close: None,
+                    clen: 0,
+                };
+                self.push(whole, (n, me));
+                None
+            }
+            Start::Escape => {
+                self.escaped_dollar(n, bytes);
+                None
+            }
         }
     }
-    let tex = tex[olen.min(tex.len())..tex.len().saturating_sub(clen).max(olen.min(tex.len()))]
-        .to_string();
-    let (Node::Text(first), Node::Text(last)) = (&run[open.0], &run[close.0]) else {
-        return;
-    };
-    let start = first.from[open.1];
-    let end = if close.1 == 0 {
-        start
-    } else {
-        last.to[close.1 - 1]
-    };
-    found.push(Found {
-        range: start..end.max(start),
-        tex,
-        display,
-        open: open_text,
-    });
+
+    /// `\$` (after any number of backslashes) at `bytes` of node `n`: the text MathJax
+    /// shows for it.
+    fn escaped_dollar(&mut self, n: usize, bytes: Range<usize>) {
+        let (ms, me) = (bytes.start, bytes.end);
+        let slashes = me - ms - 1;
+        let Some(Node::Text(node)) = self.run.get(n) else {
+            return;
+        };
+        let (shows, upto) = if slashes % 2 == 0 {
+            ("\\".repeat(slashes / 2), me - 1)
+        } else {
+            (format!("{}$", "\\".repeat(slashes / 2)), me)
+        };
+        if upto > ms {
+            self.literals.push(Literal {
+                range: node.from[ms]..node.to[upto - 1],
+                shows,
+            });
+        }
+    }
+
+    /// The run ends (at node `next`) while `search` is open: a closer it passed over
+    /// inside braces closes it, reading going on from there; else its opener is text,
+    /// reported when it is two characters or more, and reading goes on at `next`.
+    fn run_ended(&mut self, search: Option<Search>, next: usize) -> Pos {
+        if let Some(s) = search {
+            if let Some(close) = s.close {
+                self.push(s, close);
+                return close;
+            }
+            if s.olen >= 2 {
+                if let Node::Text(t) = &self.run[s.open.0] {
+                    self.unclosed.push((t.from[s.open.1], s.end));
+                }
+            }
+        }
+        (next, 0)
+    }
+
+    /// The formula search `s` found, closed at `close`, added to the found ones.
+    fn push(&mut self, s: Search, close: Pos) {
+        let run = self.run;
+        let mut tex = String::new();
+        for (n, node) in run.iter().enumerate().take(close.0 + 1).skip(s.open.0) {
+            match node {
+                Node::Text(t) => {
+                    let from = if n == s.open.0 { s.open.1 } else { 0 };
+                    let to = if n == close.0 { close.1 } else { t.text.len() };
+                    tex.push_str(&t.text[from..to]);
+                }
+                Node::Ignored { adds, .. } => tex.push_str(adds),
+            }
+        }
+        let clen = if s.clen == usize::MAX { 0 } else { s.clen };
+        let olen = s.olen.min(tex.len());
+        let tex = tex[olen..tex.len().saturating_sub(clen).max(olen)].to_string();
+        let (Node::Text(first), Node::Text(last)) = (&run[s.open.0], &run[close.0]) else {
+            return;
+        };
+        let start = first.from[s.open.1];
+        let end = if close.1 == 0 {
+            start
+        } else {
+            last.to[close.1 - 1]
+        };
+        self.found.push(Found {
+            range: start..end.max(start),
+            tex,
+            display: s.display,
+            open: s.open_text,
+        });
+    }
 }
 
 /// The leftmost opener at or after `from`: (start, end, kind).
 fn find_start(
     rules: &Tex2jax,
-    table: &[(String, String, bool)],
+    table: &[Opener],
     t: &str,
     from: usize,
 ) -> Option<(usize, usize, Start)> {
@@ -322,9 +379,9 @@ fn find_start(
             continue;
         }
         let rest = &t[p..];
-        for (i, (o, _, _)) in table.iter().enumerate() {
-            if rest.starts_with(o.as_str()) {
-                return Some((p, p + o.len(), Start::Delim(i)));
+        for (i, opener) in table.iter().enumerate() {
+            if rest.starts_with(opener.open.as_str()) {
+                return Some((p, p + opener.open.len(), Start::Delim(i)));
             }
         }
         if bytes[p] == b'\\' {

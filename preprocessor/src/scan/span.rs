@@ -1,5 +1,5 @@
 //! What the scanners share: a formula found in the source, and the Markdown options
-//! mdBook renders with (a leaf: `scan` and `scan/github` both import it).
+//! mdBook renders with (a leaf: `scan` and its passes import it).
 
 use std::ops::Range;
 
