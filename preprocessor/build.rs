@@ -1,5 +1,7 @@
 //! Embeds every file under `theme/` (KaTeX CSS and fonts, our CSS and JS, the widget
-//! bundle) into the binary, so assets always match the preprocessor version. The folder
+//! bundle) into the binary, so assets always match the preprocessor version; and every
+//! template under `templates/` (a new directive's template is picked up by its file
+//! alone). The folder
 //! lives inside this crate so that the published package carries it (`include` in
 //! Cargo.toml).
 //!
@@ -45,6 +47,32 @@ fn main() {
     out.push_str("];\n");
     let dest = out_dir.join("assets.rs");
     fs::write(dest, out).unwrap();
+    embed_templates(&manifest, &out_dir);
+}
+
+/// `templates.rs` in `OUT_DIR`: `BUILTIN`, every `templates/*.html` by name, sorted.
+fn embed_templates(manifest: &Path, out_dir: &Path) {
+    println!("cargo:rerun-if-changed=templates");
+    let dir = manifest.join("templates");
+    let mut names: Vec<(String, PathBuf)> = fs::read_dir(&dir)
+        .expect("templates/ folder")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .map(|p| (p.file_name().unwrap().to_string_lossy().to_string(), p))
+        .collect();
+    names.sort();
+    let mut out = String::from(
+        "/// The built-in templates: name, text.\npub const BUILTIN: &[(&str, &str)] = &[\n",
+    );
+    for (name, path) in names {
+        let path = path.canonicalize().unwrap();
+        out.push_str(&format!(
+            "    ({name:?}, include_str!({:?})),\n",
+            path.display().to_string()
+        ));
+    }
+    out.push_str("];\n");
+    fs::write(out_dir.join("templates.rs"), out).unwrap();
 }
 
 fn collect(root: &Path, dir: &Path, files: &mut Vec<(String, PathBuf)>) {

@@ -20,50 +20,8 @@ use tera::{Context, Tera};
 /// Directory (relative to the book root) where an author's templates override ours.
 pub const OVERRIDE_DIR: &str = "mathcourse-templates";
 
-/// The built-in templates: name, text.
-pub const BUILTIN: &[(&str, &str)] = &[
-    ("callout.html", include_str!("../templates/callout.html")),
-    ("check.html", include_str!("../templates/check.html")),
-    (
-        "chapter-header.html",
-        include_str!("../templates/chapter-header.html"),
-    ),
-    ("claim.html", include_str!("../templates/claim.html")),
-    ("demo.html", include_str!("../templates/demo.html")),
-    ("formula.html", include_str!("../templates/formula.html")),
-    ("math.html", include_str!("../templates/math.html")),
-    ("inspect.html", include_str!("../templates/inspect.html")),
-    (
-        "notation-index.html",
-        include_str!("../templates/notation-index.html"),
-    ),
-    (
-        "claims-index.html",
-        include_str!("../templates/claims-index.html"),
-    ),
-    ("practice.html", include_str!("../templates/practice.html")),
-    ("solution.html", include_str!("../templates/solution.html")),
-    ("symbols.html", include_str!("../templates/symbols.html")),
-    (
-        "symbol-table.html",
-        include_str!("../templates/symbol-table.html"),
-    ),
-    ("steps.html", include_str!("../templates/steps.html")),
-    (
-        "connection.html",
-        include_str!("../templates/connection.html"),
-    ),
-    ("watch.html", include_str!("../templates/watch.html")),
-    (
-        "takeaways.html",
-        include_str!("../templates/takeaways.html"),
-    ),
-    (
-        "further-reading.html",
-        include_str!("../templates/further-reading.html"),
-    ),
-    ("widget.html", include_str!("../templates/widget.html")),
-];
+// `BUILTIN`: every `templates/*.html`, by file name (written by `build.rs`).
+include!(concat!(env!("OUT_DIR"), "/templates.rs"));
 
 /// Markdown to place at `{{ name }}` in a template.
 #[derive(Debug, Clone)]
