@@ -49,7 +49,7 @@ use crate::{put, text};
 
 use crate::fmt::{clamp, parse_index};
 use crate::json::Value;
-use crate::svg::esc;
+use crate::svg::{esc, open_label, push_label, Anchor, LABEL_END};
 use crate::{DragPhase, Event, ParamError, Params, Widget};
 
 /// Drawing box inside the 320 × 212 viewBox.
@@ -217,11 +217,9 @@ fn el(out: &mut String, head: &str, attrs: &[(&str, f64)], tail: &str) {
 }
 
 /// A label at `(x, y)` (nothing when empty).
-fn label(out: &mut String, (x, y): (f64, f64), anchor: &str, text: &str) {
+fn label(out: &mut String, at: (f64, f64), anchor: Anchor, text: &str) {
     if !text.is_empty() {
-        el(out, "<text class=\"mc-w-plot-label\" font-size=\"9\" text-anchor=\"", &[], anchor);
-        el(out, "\"", &[("x", x), ("y", y)], ">");
-        put!(out; e(text) "</text>");
+        push_label(out, "mc-w-plot-label", " font-size=\"9\"", at, anchor, text);
     }
 }
 
@@ -513,13 +511,13 @@ impl Plot {
                         let (x1, y1, x2, y2) = if vertical { (x, TOP, x, BOTTOM) } else { (LEFT, y, RIGHT, y) };
                         el(&mut out, "<line class=\"mc-w-plot-line\"", &[("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2)], "/>");
                         let at = if vertical { (x + 3.0, TOP + 10.0) } else { (RIGHT - 3.0, y - 4.0) };
-                        label(&mut out, at, if vertical { "start" } else { "end" }, &m.label);
+                        label(&mut out, at, if vertical { Anchor::Start } else { Anchor::End }, &m.label);
                     }
                     Kind::Point => {
                         let (cx, cy) = (self.sx(eval(&m.a)), self.sy(eval(&m.b)));
                         if cx.is_finite() && cy.is_finite() {
                             el(&mut out, "<circle class=\"mc-w-plot-point\" r=\"3.5\"", &[("cx", cx), ("cy", cy)], "/>");
-                            label(&mut out, (cx + 5.0, cy - 5.0), "start", &m.label);
+                            label(&mut out, (cx + 5.0, cy - 5.0), Anchor::Start, &m.label);
                         }
                     }
                     _ => {
@@ -589,24 +587,19 @@ impl Plot {
         );
         let (dx, dy) = (decimals_of(xs), decimals_of(ys));
         for &x in &xt {
-            el(out, "<text text-anchor=\"middle\"", &[("x", self.sx(x)), ("y", BOTTOM + 12.0)], ">");
-            put!(out; m(x, dx) "</text>");
+            open_label(out, "", "", (self.sx(x), BOTTOM + 12.0), Anchor::Middle);
+            put!(out; m(x, dx) s(LABEL_END));
         }
         for &y in &yt {
-            el(out, "<text text-anchor=\"end\"", &[("x", LEFT - 4.0), ("y", self.sy(y) + 3.0)], ">");
-            put!(out; m(y, dy) "</text>");
+            open_label(out, "", "", (LEFT - 4.0, self.sy(y) + 3.0), Anchor::End);
+            put!(out; m(y, dy) s(LABEL_END));
         }
         let x_label = if self.labels.0.is_empty() { "x" } else { self.labels.0.as_str() };
-        put!(out;
-            "<text class=\"mc-w-axis-label\" x=\"" c(RIGHT) "\" y=\"" c(BOTTOM + 22.0)
-            "\" text-anchor=\"end\">" e(x_label) "</text>"
-        );
+        push_label(out, "mc-w-axis-label", "", (RIGHT, BOTTOM + 22.0), Anchor::End, x_label);
         if !self.labels.1.is_empty() {
             // Along the left edge, read bottom to top.
-            put!(out;
-                "<text class=\"mc-w-axis-label\" transform=\"rotate(-90)\" x=\""
-                c(-(TOP + BOTTOM) / 2.0) "\" y=\"9\" text-anchor=\"middle\">" e(&self.labels.1) "</text>"
-            );
+            let at = (-(TOP + BOTTOM) / 2.0, 9.0);
+            push_label(out, "mc-w-axis-label", " transform=\"rotate(-90)\"", at, Anchor::Middle, &self.labels.1);
         }
         put!(out; "</g>");
         core::mem::take(out)
