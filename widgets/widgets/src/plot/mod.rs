@@ -463,44 +463,8 @@ impl Plot {
                 }
                 let f = |t: f64| self.call(m.f, t, slots);
                 match m.kind {
-                    Kind::Area => {
-                        let (a, b) = self.ends(m, slots);
-                        let (lo, hi) = (a.min(b).max(self.x.0), a.max(b).min(self.x.1));
-                        if lo.is_nan() || hi.is_nan() || lo >= hi {
-                            continue;
-                        }
-                        let base = self.sy(clamp(0.0, self.y.0, self.y.1));
-                        put!(out; "<path class=\"mc-w-plot-area\" d=\"");
-                        for run in core_plot::sample(&f, &self.window((lo, hi))) {
-                            if let (Some(s), Some(e)) = (run.first(), run.last()) {
-                                pt(&mut out, "M", self.sx(s.0), base);
-                                for &(x, y) in &run {
-                                    pt(&mut out, "L", self.sx(x), self.sy(y));
-                                }
-                                pt(&mut out, "L", self.sx(e.0), base);
-                                put!(out; "Z");
-                            }
-                        }
-                        put!(out; "\"/>");
-                    }
-                    Kind::Curve => {
-                        if m.style == 3 {
-                            continue;
-                        }
-                        put!(out; "<path class=\"mc-w-plot-curve mc-w-plot-c" u(i % 4));
-                        if m.style > 0 {
-                            put!(out;
-                                " mc-w-plot-" s(STYLES.get(m.style).copied().unwrap_or("solid"))
-                            );
-                        }
-                        put!(out; "\" data-curve=\"" u(i) "\" d=\"");
-                        for run in core_plot::sample(&f, &self.window(self.x)) {
-                            for (k, &(x, y)) in run.iter().enumerate() {
-                                pt(&mut out, if k == 0 { "M" } else { "L" }, self.sx(x), self.sy(y));
-                            }
-                        }
-                        put!(out; "\"/>");
-                    }
+                    Kind::Area => self.area(&mut out, m, slots),
+                    Kind::Curve => self.curve(&mut out, i, m, slots),
                     Kind::VLine | Kind::HLine => {
                         let v = eval(&m.a);
                         if !v.is_finite() {
@@ -533,13 +497,65 @@ impl Plot {
             }
         }
         put!(out; "</g>");
+        self.handles(&mut out, slots);
+        put!(out; "</svg>");
+        out
+    }
+
+    /// The area under mark `m`'s curve between its ends (nothing when they hold no part
+    /// of the window).
+    fn area(&self, out: &mut String, m: &Mark, slots: &[f64]) {
+        let f = |t: f64| self.call(m.f, t, slots);
+        let (a, b) = self.ends(m, slots);
+        let (lo, hi) = (a.min(b).max(self.x.0), a.max(b).min(self.x.1));
+        if lo.is_nan() || hi.is_nan() || lo >= hi {
+            return;
+        }
+        let base = self.sy(clamp(0.0, self.y.0, self.y.1));
+        put!(out; "<path class=\"mc-w-plot-area\" d=\"");
+        for run in core_plot::sample(&f, &self.window((lo, hi))) {
+            if let (Some(s), Some(e)) = (run.first(), run.last()) {
+                pt(out, "M", self.sx(s.0), base);
+                for &(x, y) in &run {
+                    pt(out, "L", self.sx(x), self.sy(y));
+                }
+                pt(out, "L", self.sx(e.0), base);
+                put!(out; "Z");
+            }
+        }
+        put!(out; "\"/>");
+    }
+
+    /// Curve mark `m` (the `i`-th mark), sampled across the window (nothing when hidden).
+    fn curve(&self, out: &mut String, i: usize, m: &Mark, slots: &[f64]) {
+        if m.style == 3 {
+            return;
+        }
+        let f = |t: f64| self.call(m.f, t, slots);
+        put!(out; "<path class=\"mc-w-plot-curve mc-w-plot-c" u(i % 4));
+        if m.style > 0 {
+            put!(out;
+                " mc-w-plot-" s(STYLES.get(m.style).copied().unwrap_or("solid"))
+            );
+        }
+        put!(out; "\" data-curve=\"" u(i) "\" d=\"");
+        for run in core_plot::sample(&f, &self.window(self.x)) {
+            for (k, &(x, y)) in run.iter().enumerate() {
+                pt(out, if k == 0 { "M" } else { "L" }, self.sx(x), self.sy(y));
+            }
+        }
+        put!(out; "\"/>");
+    }
+
+    /// The tangents' draggable points, after the clipped group (on top of every mark).
+    fn handles(&self, out: &mut String, slots: &[f64]) {
         for (i, m) in self.marks.iter().enumerate() {
             if m.kind == Kind::Tangent {
                 let Some(p) = self.params.get(m.p) else { continue };
                 let fa = self.call(m.f, p.value, slots);
                 let cy = if fa.is_finite() { clamp(self.sy(fa), TOP, BOTTOM) } else { BOTTOM };
                 let what = if m.label.is_empty() { "Tangent point" } else { m.label.as_str() };
-                el(&mut out, "<circle class=\"mc-w-handle mc-w-plot-handle\" r=\"6\"", &[("cx", self.sx(p.value)), ("cy", cy)], " tabindex=\"0\" role=\"slider\" data-drag=\"t");
+                el(out, "<circle class=\"mc-w-handle mc-w-plot-handle\" r=\"6\"", &[("cx", self.sx(p.value)), ("cy", cy)], " tabindex=\"0\" role=\"slider\" data-drag=\"t");
                 put!(out;
                     u(i) "\" data-key=\"t" u(i) "\" aria-label=\"" e(what)
                     ": drag it, or use the arrow keys\" aria-valuemin=\"" g(p.min)
@@ -548,8 +564,6 @@ impl Plot {
                 );
             }
         }
-        put!(out; "</svg>");
-        out
     }
 
     /// The grid, axes and tick labels, fixed by the window: computed once at build time
