@@ -245,19 +245,8 @@ impl Gd1d {
         text!("f(x) = (x − 2)² + " c(self.ripple) "·sin 3x")
     }
 
-    fn drawing(&self, id: &str) -> String {
-        let f = self.function();
-        let (x, fx) = (self.x(), f.value(self.x()));
-        let mut out = String::new();
-        put!(out;
-            "<svg class=\"mc-w-svg mc-w-gd1d-svg\" viewBox=\"0 0 " c(VIEW_W) " " c(VIEW_H)
-            "\" role=\"img\" aria-labelledby=\"" p(id) "-svg-title\">" "<title id=\"" p(id)
-            "-svg-title\">Graph of " p(self.formula()) " for x from " r(XMIN) " to " r(XMAX)
-            ", with the descent path: step " p(self.t()) ", x = " n(x, 3) ", f(x) = " n(fx, 3)
-            "</title>" "<defs><clipPath id=\"" p(id) "-clip\"><rect x=\"" c(LEFT) "\" y=\"" c(TOP)
-            "\" width=\"" c(RIGHT - LEFT) "\" height=\"" c(BOTTOM - TOP) "\"/></clipPath></defs>"
-        );
-        // Grid and ticks.
+    /// The grid, the axes and their tick labels (x at whole numbers, y every 5).
+    fn axes(&self, out: &mut String) {
         out.push_str("<g class=\"mc-w-grid\">");
         for i in (XMIN.ceil() as i64)..=(XMAX.floor() as i64) {
             let (sx, _) = self.to_svg(i as f64, 0.0);
@@ -288,16 +277,31 @@ impl Gd1d {
         out.push_str("</g><g class=\"mc-w-tick-label\" font-size=\"10\">");
         for i in (XMIN.ceil() as i64)..=(XMAX.floor() as i64) {
             let (sx, _) = self.to_svg(i as f64, 0.0);
-            open_label(&mut out, "", "", (sx, BOTTOM + 13.0), Anchor::Middle);
+            open_label(out, "", "", (sx, BOTTOM + 13.0), Anchor::Middle);
             put!(out; p(i) s(LABEL_END));
         }
         for &y in &yticks {
             let (_, sy) = self.to_svg(0.0, y);
-            open_label(&mut out, "", "", (LEFT - 4.0, sy + 3.5), Anchor::End);
+            open_label(out, "", "", (LEFT - 4.0, sy + 3.5), Anchor::End);
             put!(out; n(y, 0) s(LABEL_END));
         }
-        push_label(&mut out, "", "", (RIGHT, BOTTOM + 24.0), Anchor::End, "x");
+        push_label(out, "", "", (RIGHT, BOTTOM + 24.0), Anchor::End, "x");
         out.push_str("</g>");
+    }
+
+    fn drawing(&self, id: &str) -> String {
+        let f = self.function();
+        let (x, fx) = (self.x(), f.value(self.x()));
+        let mut out = String::new();
+        put!(out;
+            "<svg class=\"mc-w-svg mc-w-gd1d-svg\" viewBox=\"0 0 " c(VIEW_W) " " c(VIEW_H)
+            "\" role=\"img\" aria-labelledby=\"" p(id) "-svg-title\">" "<title id=\"" p(id)
+            "-svg-title\">Graph of " p(self.formula()) " for x from " r(XMIN) " to " r(XMAX)
+            ", with the descent path: step " p(self.t()) ", x = " n(x, 3) ", f(x) = " n(fx, 3)
+            "</title>" "<defs><clipPath id=\"" p(id) "-clip\"><rect x=\"" c(LEFT) "\" y=\"" c(TOP)
+            "\" width=\"" c(RIGHT - LEFT) "\" height=\"" c(BOTTOM - TOP) "\"/></clipPath></defs>"
+        );
+        self.axes(&mut out);
         // The curve.
         out.push_str("<path class=\"mc-w-gd-curve\" fill=\"none\" d=\"");
         for i in 0..=SAMPLES {
