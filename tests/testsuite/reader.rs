@@ -808,7 +808,9 @@ fn reader_widget_picture_text_is_drawn_but_not_indexed() {
     let mut failures = Vec::new();
     for page in PICTURE_PAGES {
         let html = std::fs::read_to_string(out.join(page)).unwrap();
-        assert!(html.contains("mc-w-label"), "{page} has picture labels");
+        if !html.contains("mc-w-label") {
+            failures.push(format!("{page}: no picture labels"));
+        }
         for text in picture_text(&html) {
             failures.push(format!("{page}: text in a picture: {text:?}"));
         }
