@@ -799,7 +799,7 @@ const PICTURE_LABELS_JS: &str = "return [...document.querySelectorAll('main .mc-
 /// filled ("−6 −4 −2 0 2 4 6 0.0 0.2…"): the pictures hold no text nodes (but a
 /// `<desc>`), the index holds none of the issue's sequences, and in the browser (JS on,
 /// so after the live redraw, at 390 px, light and coal) each label draws its text inside
-/// its widget in the theme's colour.
+/// its widget, and no label's box makes the page or a widget scroll sideways.
 #[test]
 fn reader_widget_picture_text_is_drawn_but_not_indexed() {
     let _lock = browser_lock();
@@ -853,6 +853,22 @@ fn reader_widget_picture_text_is_drawn_but_not_indexed() {
                     &format!("widget {id} on {page} to become live"),
                 )
                 .await;
+            }
+            // A label's box reaches past its picture (the text may overflow it), never
+            // past the page: nothing scrolls sideways on a phone.
+            let wide = b
+                .js("const e = document.scrollingElement; return [e.scrollWidth, e.clientWidth, ...[...document.querySelectorAll('main .mc-widget')].map(f => f.scrollWidth - f.clientWidth)];", vec![])
+                .await;
+            let wide: Vec<i64> = wide
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_i64().unwrap())
+                .collect();
+            if wide[0] > wide[1] || wide[2..].iter().any(|&d| d > 0) {
+                failures.push(format!(
+                    "{page}: scrolls sideways at 390 px (page, then each widget): {wide:?}"
+                ));
             }
             for theme in ["light", "coal"] {
                 browser_support::set_theme(&b, theme).await;
