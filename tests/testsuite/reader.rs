@@ -786,9 +786,10 @@ fn picture_text(html: &str) -> Vec<String> {
     found
 }
 
-/// JavaScript: every label drawn in the widget pictures of the page, shown (not hidden
-/// by a narrow screen): its text as data, the text CSS draws, its box and its picture's.
-const PICTURE_LABELS_JS: &str = "return [...document.querySelectorAll('main .mc-w-svg .mc-w-label > span')]\
+/// JavaScript: every label drawn in the widget pictures of the page (and the attention
+/// heatmap's cells), shown (not hidden by a narrow screen): its text as data, the text
+/// CSS draws, its colour, its size and whether it lies inside its widget.
+const PICTURE_LABELS_JS: &str = "return [...document.querySelectorAll('main .mc-w-svg .mc-w-label > span, main .mc-w-heat-grid > [data-mc-t]')]\
     .filter(s => s.getClientRects().length > 0)\
     .map(s => { const r = s.getBoundingClientRect(); const f = s.closest('.mc-widget').getBoundingClientRect();\
       return {text: s.getAttribute('data-mc-t'), drawn: getComputedStyle(s, '::before').content, color: getComputedStyle(s).color,\
@@ -870,11 +871,18 @@ fn reader_widget_picture_text_is_drawn_but_not_indexed() {
                     "{page}: scrolls sideways at 390 px (page, then each widget): {wide:?}"
                 ));
             }
+            let mut colours = Vec::new();
             for theme in ["light", "coal"] {
                 browser_support::set_theme(&b, theme).await;
                 let labels = b.js(PICTURE_LABELS_JS, vec![]).await;
                 let labels = labels.as_array().unwrap();
                 assert!(!labels.is_empty(), "{page}: no picture labels shown");
+                colours.push(
+                    labels
+                        .iter()
+                        .map(|l| l["color"].clone())
+                        .collect::<Vec<_>>(),
+                );
                 for l in labels {
                     let text = l["text"].as_str().unwrap();
                     let drawn = format!("\"{text}\"");
@@ -889,6 +897,12 @@ fn reader_widget_picture_text_is_drawn_but_not_indexed() {
                     }
                 }
                 seen += labels.len();
+            }
+            // The theme's colours: no label keeps its light colour on coal's dark page.
+            for (light, coal) in colours[0].iter().zip(&colours[1]) {
+                if light == coal {
+                    failures.push(format!("{page}: a label is {light} in light and coal"));
+                }
             }
             for theme in ["light", "coal"] {
                 browser_support::set_theme(&b, theme).await;
