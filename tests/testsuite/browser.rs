@@ -229,11 +229,13 @@ fn browser_vectors_keys_drag_touch_slider_under_strict_csp() {
                 "const strip = n => { for (const c of [...n.childNodes]) {\
                    if (c.nodeType === 3 && !/\\S/.test(c.nodeValue)) c.remove(); else if (c.nodeType === 1) strip(c); } return n; };\
                  const t = document.createElement('template'); t.innerHTML = arguments[1];\
-                 for (const el of [...t.content.querySelectorAll('[data-mc-t]')]) { const text = el.getAttribute('data-mc-t');\
-                   if (el.className === 'mc-t') el.replaceWith(text); else { el.removeAttribute('data-mc-t'); el.prepend(text); } }\
+                 /* Text in attributes back as text, on both sides: the widget draws its picture labels from data-mc-t itself (svg::open_label). */\
+                 const unmove = n => { for (const el of [...n.querySelectorAll('[data-mc-t]')]) { const text = el.getAttribute('data-mc-t');\
+                   if (el.className === 'mc-t') el.replaceWith(text); else { el.removeAttribute('data-mc-t'); el.prepend(text); } } };\
+                 unmove(t.content);\
                  for (const el of t.content.querySelectorAll('option[label]')) { el.textContent = el.label; el.removeAttribute('label'); }\
                  const built = document.createElement('div'); built.appendChild(strip(t.content));\
-                 const live = document.querySelector('#' + arguments[0] + ' .mc-widget-root').cloneNode(true);\
+                 const live = document.querySelector('#' + arguments[0] + ' .mc-widget-root').cloneNode(true); unmove(live);\
                  /* The build names each control in its markup (aria-label from its drawn text, html::name_controls); the live markup has the text itself. */\
                  const ctl = n => [...n.querySelectorAll('button, input, select, textarea')]; const lc = ctl(live);\
                  ctl(built).forEach((c, i) => { if (lc[i] && !lc[i].hasAttribute('aria-label')) c.removeAttribute('aria-label'); });\

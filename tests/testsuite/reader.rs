@@ -748,3 +748,185 @@ fn reader_find_in_page_highlights_the_formula_where_it_is_shown() {
         b.close().await;
     });
 }
+
+/// The course's pages with widget pictures that have labels.
+const PICTURE_PAGES: [&str; 4] = [
+    "ai/module.html",
+    "toolkit/dot-product.html",
+    "toolkit/variance.html",
+    "toolkit/derivatives.html",
+];
+
+/// The text nodes inside the widget pictures (`<svg class="mc-w-svg …">`) of `html`,
+/// other than a `<desc>` (a figure's one description, worth finding).
+fn picture_text(html: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = html;
+    while let Some(start) = rest.find("<svg class=\"mc-w-svg") {
+        let end = rest[start..]
+            .find("</svg>")
+            .map_or(rest.len(), |e| start + e);
+        let mut svg = &rest[start..end];
+        rest = &rest[end..];
+        let mut text = String::new();
+        while let Some(open) = svg.find('<') {
+            text.push_str(&svg[..open]);
+            let tag_end = svg[open..].find('>').map_or(svg.len(), |e| open + e + 1);
+            let tag = &svg[open..tag_end];
+            svg = &svg[tag_end..];
+            if tag.starts_with("<desc") {
+                svg = &svg[svg.find("</desc>").unwrap_or(0)..];
+            }
+        }
+        text.push_str(svg);
+        if !text.trim().is_empty() {
+            found.push(text.trim().to_string());
+        }
+    }
+    found
+}
+
+/// JavaScript: every label drawn in the widget pictures of the page (and the attention
+/// heatmap's cells), shown (not hidden by a narrow screen): its text as data, the text
+/// CSS draws, its colour, its size and whether it lies inside its widget.
+const PICTURE_LABELS_JS: &str = "return [...document.querySelectorAll('main .mc-w-svg .mc-w-label > span, main .mc-w-heat-grid > [data-mc-t]')]\
+    .filter(s => s.getClientRects().length > 0)\
+    .map(s => { const r = s.getBoundingClientRect(); const f = s.closest('.mc-widget').getBoundingClientRect();\
+      return {text: s.getAttribute('data-mc-t'), drawn: getComputedStyle(s, '::before').content, color: getComputedStyle(s).color,\
+        w: r.width, h: r.height, inside: r.left >= f.left - 1 && r.right <= f.right + 1}; });";
+
+/// The text in widget pictures (tick numbers, bar values and names, the heatmap's
+/// cells) is drawn, but not put into mdBook's search index, whose result snippets it
+/// filled ("−6 −4 −2 0 2 4 6 0.0 0.2…"): the pictures hold no text nodes (but a
+/// `<desc>`), the index holds none of the issue's sequences, and in the browser (JS on,
+/// so after the live redraw, at 390 px, light and coal) each label draws its text inside
+/// its widget, and no label's box makes the page or a widget scroll sideways.
+#[test]
+fn reader_widget_picture_text_is_drawn_but_not_indexed() {
+    let _lock = browser_lock();
+    let (book, server) = served_course_book();
+    let out = book.root.join("book");
+    let mut failures = Vec::new();
+    for page in PICTURE_PAGES {
+        let html = std::fs::read_to_string(out.join(page)).unwrap();
+        if !html.contains("mc-w-label") {
+            failures.push(format!("{page}: no picture labels"));
+        }
+        for text in picture_text(&html) {
+            failures.push(format!("{page}: text in a picture: {text:?}"));
+        }
+    }
+    let index = search_index(&out);
+    for seq in [
+        "−6 −4 −2 0 2 4 6",
+        "−4 −2 0 2 4",
+        "0.0 0.2 0.4",
+        "% cat",
+        "% mat",
+    ] {
+        if index.contains(seq) {
+            failures.push(format!("{seq:?} in the search index"));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+    run(async {
+        let b = Browser::start(1280, 900).await;
+        b.emulate_viewport(390, 844, true).await;
+        let mut seen = 0;
+        for page in PICTURE_PAGES {
+            b.client.goto(&server.url(page)).await.unwrap();
+            let ids = b
+                .js(
+                    "return [...document.querySelectorAll('main .mc-widget')].map(f => f.id);",
+                    vec![],
+                )
+                .await;
+            for id in ids.as_array().unwrap() {
+                let id = id.as_str().unwrap();
+                b.js(
+                    "document.getElementById(arguments[0]).scrollIntoView({block: 'center'}); return true;",
+                    vec![json!(id)],
+                )
+                .await;
+                b.wait_until(
+                    &format!("return document.getElementById('{id}').dataset.live === 'true';"),
+                    Duration::from_secs(20),
+                    &format!("widget {id} on {page} to become live"),
+                )
+                .await;
+            }
+            // A label's box reaches past its picture (the text may overflow it), never
+            // past the page: nothing scrolls sideways on a phone.
+            let wide = b
+                .js("const e = document.scrollingElement; return [e.scrollWidth, e.clientWidth, ...[...document.querySelectorAll('main .mc-widget')].map(f => f.scrollWidth - f.clientWidth)];", vec![])
+                .await;
+            let wide: Vec<i64> = wide
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_i64().unwrap())
+                .collect();
+            if wide[0] > wide[1] || wide[2..].iter().any(|&d| d > 0) {
+                failures.push(format!(
+                    "{page}: scrolls sideways at 390 px (page, then each widget): {wide:?}"
+                ));
+            }
+            let mut colours = Vec::new();
+            for theme in ["light", "coal"] {
+                browser_support::set_theme(&b, theme).await;
+                let labels = b.js(PICTURE_LABELS_JS, vec![]).await;
+                let labels = labels.as_array().unwrap();
+                assert!(!labels.is_empty(), "{page}: no picture labels shown");
+                colours.push(
+                    labels
+                        .iter()
+                        .map(|l| l["color"].clone())
+                        .collect::<Vec<_>>(),
+                );
+                for l in labels {
+                    let text = l["text"].as_str().unwrap();
+                    let drawn = format!("\"{text}\"");
+                    let visible = l["drawn"].as_str() == Some(&drawn)
+                        && (text.is_empty()
+                            || l["w"].as_f64().unwrap() > 1.0 && l["h"].as_f64().unwrap() > 4.0)
+                        && l["inside"] == json!(true);
+                    if !visible {
+                        failures.push(format!(
+                            "{page} ({theme}): label not drawn in its widget: {l}"
+                        ));
+                    }
+                }
+                seen += labels.len();
+            }
+            // The theme's colours: no label keeps its light colour on coal's dark page.
+            for (light, coal) in colours[0].iter().zip(&colours[1]) {
+                if light == coal {
+                    failures.push(format!("{page}: a label is {light} in light and coal"));
+                }
+            }
+            for theme in ["light", "coal"] {
+                browser_support::set_theme(&b, theme).await;
+                for widget in ["plot", "attention", "sqrt-d", "gd-1d"] {
+                    let selector = format!(".mc-widget[data-widget={widget}]");
+                    let here = b
+                        .js(
+                            &format!("return !!document.querySelector('{selector}');"),
+                            vec![],
+                        )
+                        .await;
+                    if here == json!(true) {
+                        shot_first(
+                            &b,
+                            &selector,
+                            &format!("reader-picture-labels-{widget}-{theme}"),
+                        )
+                        .await;
+                    }
+                }
+            }
+        }
+        assert!(seen > 100, "{seen} labels checked");
+        assert!(failures.is_empty(), "{failures:#?}");
+        b.close().await;
+    });
+}

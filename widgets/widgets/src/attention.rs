@@ -46,7 +46,7 @@ use mathcourse_core::rng::Rng;
 use mathcourse_core::{attention, info, softmax};
 
 use crate::fmt::clamp;
-use crate::svg::{esc, push_slider};
+use crate::svg::{esc, open_label, push_label, push_slider, Anchor, LABEL_END};
 use crate::{Event, ParamError, Params, Widget};
 
 /// Components per vector (the d_k slider's top end).
@@ -198,12 +198,13 @@ impl Attention {
             put!(out;
                 s(if j == nums.top { "<rect class=\"mc-w-att-bar mc-w-att-bar-top\"" } else { "<rect class=\"mc-w-att-bar\"" })
                 " x=\"" c(x + col * 0.15) "\" y=\"" c(base - bh) "\" width=\"" c(col * 0.7)
-                "\" height=\"" c(bh) "\"/><text class=\"mc-w-att-bar-value\" x=\"" c(cx) "\" y=\""
-                c(base - bh - 4.0) "\" text-anchor=\"middle\" font-size=\"10\" data-value=\"weight-"
-                u(j) "\">" n(p * 100.0, 0) "%</text><text class=\"mc-w-att-bar-label\" x=\"" c(cx)
-                "\" y=\"" c(base + 16.0) "\" text-anchor=\"middle\" font-size=\"11\">"
-                e(&short(&self.tokens[j], max_chars)) "</text>"
+                "\" height=\"" c(bh) "\"/>"
             );
+            let value = text!(" font-size=\"10\" data-value=\"weight-" u(j) "\"");
+            open_label(out, "mc-w-att-bar-value", &value, (cx, base - bh - 4.0), Anchor::Middle);
+            put!(out; n(p * 100.0, 0) "%" s(LABEL_END));
+            let name = short(&self.tokens[j], max_chars);
+            push_label(out, "mc-w-att-bar-label", " font-size=\"11\"", (cx, base + 16.0), Anchor::Middle, &name);
         }
         put!(out;
             "</g><line class=\"mc-w-axis\" x1=\"" c(left) "\" y1=\"" c(base) "\" x2=\"" c(w - left)
@@ -226,7 +227,9 @@ impl Attention {
         );
         // Labels and cells: one HTML grid in a foreignObject (a corner, the column labels,
         // then per row its label and one span per cell with its value and a shade class for
-        // the weight rounded to 10 %, `mc-w-heat-k0` … `k10`). HTML elements are several
+        // the weight rounded to 10 %, `mc-w-heat-k0` … `k10`). Their text is in `data-mc-t`
+        // (drawn by CSS), out of mdBook's search index, as every picture label's
+        // (`svg::open_label`). HTML elements are several
         // times cheaper for the page to parse than SVG texts, and the loader swaps the
         // whole grid in one step.
         put!(out;
@@ -236,20 +239,20 @@ impl Attention {
         );
         for tok in &self.tokens {
             put!(out;
-                "<span class=\"mc-w-heat-label mc-w-heat-col\">" e(&short(tok, col_chars)) "</span>"
+                "<span class=\"mc-w-heat-label mc-w-heat-col\" data-mc-t=\"" e(&short(tok, col_chars)) "\"></span>"
             );
         }
         for (i, row) in nums.matrix.iter().enumerate() {
             put!(out;
-                s(if i == self.query { "<span class=\"mc-w-heat-label mc-w-heat-row mc-w-heat-label-selected\">▸ " } else { "<span class=\"mc-w-heat-label mc-w-heat-row\">" })
-                e(&short(&self.tokens[i], 8)) "</span>"
+                s(if i == self.query { "<span class=\"mc-w-heat-label mc-w-heat-row mc-w-heat-label-selected\" data-mc-t=\"▸ " } else { "<span class=\"mc-w-heat-label mc-w-heat-row\" data-mc-t=\"" })
+                e(&short(&self.tokens[i], 8)) "\"></span>"
             );
             for (j, &p) in row.iter().enumerate() {
                 let k = (clamp(p, 0.0, 1.0) * SHADES).round() as usize;
                 put!(out;
                     "<span class=\"mc-w-heat-k" u(k)
                     s(if p >= 0.5 { " mc-w-heat-value-strong\" data-value=\"cell-" } else { "\" data-value=\"cell-" })
-                    u(i) "-" u(j) "\">" n(p * 100.0, 0) "</span>"
+                    u(i) "-" u(j) "\" data-mc-t=\"" n(p * 100.0, 0) "\"></span>"
                 );
             }
         }

@@ -24,7 +24,7 @@ use mathcourse_core::descent::{gd_1d, Function1D};
 use crate::{put, text};
 
 use crate::descent::{self, snap, Descent};
-use crate::svg::esc;
+use crate::svg::{esc, open_label, push_label, Anchor, LABEL_END};
 use crate::fmt::clamp;
 use crate::{Event, ParamError, Params, Widget};
 
@@ -245,19 +245,8 @@ impl Gd1d {
         text!("f(x) = (x − 2)² + " c(self.ripple) "·sin 3x")
     }
 
-    fn drawing(&self, id: &str) -> String {
-        let f = self.function();
-        let (x, fx) = (self.x(), f.value(self.x()));
-        let mut out = String::new();
-        put!(out;
-            "<svg class=\"mc-w-svg mc-w-gd1d-svg\" viewBox=\"0 0 " c(VIEW_W) " " c(VIEW_H)
-            "\" role=\"img\" aria-labelledby=\"" p(id) "-svg-title\">" "<title id=\"" p(id)
-            "-svg-title\">Graph of " p(self.formula()) " for x from " r(XMIN) " to " r(XMAX)
-            ", with the descent path: step " p(self.t()) ", x = " n(x, 3) ", f(x) = " n(fx, 3)
-            "</title>" "<defs><clipPath id=\"" p(id) "-clip\"><rect x=\"" c(LEFT) "\" y=\"" c(TOP)
-            "\" width=\"" c(RIGHT - LEFT) "\" height=\"" c(BOTTOM - TOP) "\"/></clipPath></defs>"
-        );
-        // Grid and ticks.
+    /// The grid, the axes and their tick labels (x at whole numbers, y every 5).
+    fn axes(&self, out: &mut String) {
         out.push_str("<g class=\"mc-w-grid\">");
         for i in (XMIN.ceil() as i64)..=(XMAX.floor() as i64) {
             let (sx, _) = self.to_svg(i as f64, 0.0);
@@ -288,21 +277,31 @@ impl Gd1d {
         out.push_str("</g><g class=\"mc-w-tick-label\" font-size=\"10\">");
         for i in (XMIN.ceil() as i64)..=(XMAX.floor() as i64) {
             let (sx, _) = self.to_svg(i as f64, 0.0);
-            put!(out;
-                "<text x=\"" c(sx) "\" y=\"" c(BOTTOM + 13.0) "\" text-anchor=\"middle\">" p(i)
-                "</text>"
-            );
+            open_label(out, "", "", (sx, BOTTOM + 13.0), Anchor::Middle);
+            put!(out; p(i) s(LABEL_END));
         }
         for &y in &yticks {
             let (_, sy) = self.to_svg(0.0, y);
-            put!(out;
-                "<text x=\"" c(LEFT - 4.0) "\" y=\"" c(sy + 3.5) "\" text-anchor=\"end\">" n(y, 0)
-                "</text>"
-            );
+            open_label(out, "", "", (LEFT - 4.0, sy + 3.5), Anchor::End);
+            put!(out; n(y, 0) s(LABEL_END));
         }
+        push_label(out, "", "", (RIGHT, BOTTOM + 24.0), Anchor::End, "x");
+        out.push_str("</g>");
+    }
+
+    fn drawing(&self, id: &str) -> String {
+        let f = self.function();
+        let (x, fx) = (self.x(), f.value(self.x()));
+        let mut out = String::new();
         put!(out;
-            "<text x=\"" c(RIGHT) "\" y=\"" c(BOTTOM + 24.0) "\" text-anchor=\"end\">x</text></g>"
+            "<svg class=\"mc-w-svg mc-w-gd1d-svg\" viewBox=\"0 0 " c(VIEW_W) " " c(VIEW_H)
+            "\" role=\"img\" aria-labelledby=\"" p(id) "-svg-title\">" "<title id=\"" p(id)
+            "-svg-title\">Graph of " p(self.formula()) " for x from " r(XMIN) " to " r(XMAX)
+            ", with the descent path: step " p(self.t()) ", x = " n(x, 3) ", f(x) = " n(fx, 3)
+            "</title>" "<defs><clipPath id=\"" p(id) "-clip\"><rect x=\"" c(LEFT) "\" y=\"" c(TOP)
+            "\" width=\"" c(RIGHT - LEFT) "\" height=\"" c(BOTTOM - TOP) "\"/></clipPath></defs>"
         );
+        self.axes(&mut out);
         // The curve.
         out.push_str("<path class=\"mc-w-gd-curve\" fill=\"none\" d=\"");
         for i in 0..=SAMPLES {
@@ -316,9 +315,10 @@ impl Gd1d {
         put!(out;
             "<g class=\"mc-w-gd-min\"><line x1=\"" c(mx) "\" y1=\"" c(my + 4.0) "\" x2=\"" c(mx)
             "\" y2=\"" c(BOTTOM) "\" stroke-dasharray=\"3 3\"/>"
-            "<text class=\"mc-w-gd-min-label\" x=\"" c(mx) "\" y=\"" c(BOTTOM + 23.0)
-            "\" text-anchor=\"middle\" font-size=\"9\">global min</text></g>"
         );
+        let at = (mx, BOTTOM + 23.0);
+        push_label(&mut out, "mc-w-gd-min-label", " font-size=\"9\"", at, Anchor::Middle, "global min");
+        out.push_str("</g>");
         // Trajectory (clipped to the plot box).
         put!(out; "<g clip-path=\"url(#" p(id) "-clip)\">");
         let first = self.xs.len().saturating_sub(DRAWN);
@@ -338,17 +338,16 @@ impl Gd1d {
         let (cx, cy) = self.to_svg(x, fx);
         put!(out;
             "<circle class=\"mc-w-gd-current\" cx=\"" c(cx) "\" cy=\"" c(cy) "\" r=\"5\"/>"
-            "<text class=\"mc-w-gd-current-label\" x=\"" c(cx) "\" y=\"" c(cy - 9.0)
-            "\" text-anchor=\"middle\" font-size=\"10\">x<tspan dy=\"3\" font-size=\"8\">"
-            p(self.t()) "</tspan></text></g>"
         );
+        let name = text!("x" p(sub_digits(self.t())));
+        let at = (cx, cy - 9.0);
+        push_label(&mut out, "mc-w-gd-current-label", " font-size=\"10\"", at, Anchor::Middle, &name);
+        out.push_str("</g>");
         let (ylo, yhi) = self.y_range;
         if !(XMIN..=XMAX).contains(&x) || !(ylo..=yhi).contains(&fx) {
-            put!(out;
-                "<text class=\"mc-w-note\" x=\"" c((LEFT + RIGHT) / 2.0) "\" y=\"" c(TOP + 14.0)
-                "\" text-anchor=\"middle\" font-size=\"11\">x" p(sub_digits(self.t())) " = " n(x, 2)
-                " is off the chart</text>"
-            );
+            let at = ((LEFT + RIGHT) / 2.0, TOP + 14.0);
+            open_label(&mut out, "mc-w-note", " font-size=\"11\"", at, Anchor::Middle);
+            put!(out; s(&name) " = " n(x, 2) " is off the chart" s(LABEL_END));
         }
         out.push_str("</svg>");
         out

@@ -24,7 +24,7 @@ use mathcourse_core::descent::{gd_2d_momentum, Trajectory2D, Valley};
 use crate::put;
 
 use crate::descent::{self, snap, Descent};
-use crate::svg::esc;
+use crate::svg::{esc, push_label, Anchor};
 use crate::fmt::clamp;
 use crate::{Event, ParamError, Params, Widget};
 
@@ -228,10 +228,13 @@ impl Gd2d {
         put!(out;
             "<g class=\"mc-w-axis\"><line x1=\"0\" y1=\"" c(cy) "\" x2=\"" c(VIEW_W) "\" y2=\""
             c(cy) "\"/><line x1=\"" c(cx) "\" y1=\"0\" x2=\"" c(cx) "\" y2=\"" c(VIEW_H) "\"/></g>"
-            "<g class=\"mc-w-axis-label\" font-size=\"11\"><text x=\"" c(VIEW_W - 4.0) "\" y=\""
-            c(cy - 5.0) "\" text-anchor=\"end\">θ₁</text><text x=\"" c(cx + 5.0)
-            "\" y=\"14\">θ₂</text></g>" "<g class=\"mc-w-gd-min\"><path d=\"M" c(cx - 4.0) " "
-            c(cy - 4.0) "l8 8m0 -8l-8 8\"/></g>"
+            "<g class=\"mc-w-axis-label\" font-size=\"11\">"
+        );
+        push_label(&mut out, "", "", (VIEW_W - 4.0, cy - 5.0), Anchor::End, "θ₁");
+        push_label(&mut out, "", "", (cx + 5.0, 14.0), Anchor::Start, "θ₂");
+        put!(out;
+            "</g><g class=\"mc-w-gd-min\"><path d=\"M" c(cx - 4.0) " " c(cy - 4.0)
+            "l8 8m0 -8l-8 8\"/></g>"
         );
         let first = self.path.points.len().saturating_sub(DRAWN);
         let pts: Vec<(f64, f64)> = self.path.points[first..]
@@ -245,10 +248,8 @@ impl Gd2d {
         );
         let visible = (0.0..=VIEW_W).contains(&x) && (0.0..=VIEW_H).contains(&y);
         if !visible {
-            put!(out;
-                "<text class=\"mc-w-note\" x=\"" c(cx) "\" y=\"" c(VIEW_H - 10.0)
-                "\" text-anchor=\"middle\" font-size=\"11\">θ is off the chart</text>"
-            );
+            let at = (cx, VIEW_H - 10.0);
+            push_label(&mut out, "mc-w-note", " font-size=\"11\"", at, Anchor::Middle, "θ is off the chart");
         }
         out.push_str("</svg>");
         out

@@ -23,6 +23,9 @@
 //! - Readouts live in an element with `aria-live="polite"`.
 //! - Colours come from CSS classes (`mc-w-…`) styled with theme variables, never inline
 //!   colours, so all five mdBook themes work.
+//! - A picture's labels carry their text in `data-mc-t` attributes that CSS draws
+//!   ([`svg::open_label`]), never in an SVG `<text>`: shown, but not in mdBook's search
+//!   index. The loader patches the attributes like any other.
 
 #![forbid(unsafe_code)]
 // `put!` munches one markup piece per step; long pictures have a few hundred.

@@ -36,7 +36,7 @@ use mathcourse_core::rng::Rng;
 use mathcourse_core::sqrt_d;
 
 use crate::fmt::clamp;
-use crate::svg::{esc, field_note, push_button, push_field_note};
+use crate::svg::{esc, field_note, open_label, push_button, push_field_note, Anchor, LABEL_END};
 use crate::{Event, ParamError, Params, Widget};
 
 /// Largest dimension; the plot covers d = 2^0 … 2^MAX_POWER.
@@ -134,14 +134,10 @@ fn vline(out: &mut String, x: f64, y1: f64, y2: f64) {
     line_attrs(out, x, y1, x, y2);
 }
 
-/// Opens a `<text>` (with `class` unless empty) at (x, y); the caller writes the content
-/// and `</text>`.
-fn text(out: &mut String, class: &str, x: f64, y: f64, anchor: &str) {
-    put!(out; "<text");
-    if !class.is_empty() {
-        put!(out; " class=\"" s(class) "\"");
-    }
-    put!(out; " x=\"" c(x) "\" y=\"" c(y) "\" text-anchor=\"" s(anchor) "\">");
+/// Opens a picture label (with `class` unless empty) at (x, y) (see
+/// [`crate::svg::open_label`]); the caller writes its text and `LABEL_END`.
+fn text(out: &mut String, class: &str, x: f64, y: f64, anchor: Anchor) {
+    open_label(out, class, "", (x, y), anchor);
 }
 
 impl SqrtD {
@@ -229,14 +225,14 @@ impl SqrtD {
             let x = x_of(v);
             vline(out, x, H_BASE, H_BASE + 4.0);
             let anchor = if m < -3.0 {
-                "start"
+                Anchor::Start
             } else if m > 3.0 {
-                "end"
+                Anchor::End
             } else {
-                "middle"
+                Anchor::Middle
             };
             text(out, "", x, H_BASE + 16.0, anchor);
-            put!(out; s(&short(v)) "</text>");
+            put!(out; s(&short(v)) s(LABEL_END));
         }
         put!(out; "</g>");
         let (target, name) = if self.scale {
@@ -252,13 +248,13 @@ impl SqrtD {
         let label_y = H_TOP - 7.0;
         if right - left < 30.0 {
             // Too close for two labels: one "±" label in the middle.
-            text(out, "mc-w-ref-label", (left + right) / 2.0, label_y, "middle");
-            put!(out; "±" s(name) "</text>");
+            text(out, "mc-w-ref-label", (left + right) / 2.0, label_y, Anchor::Middle);
+            put!(out; "±" s(name) s(LABEL_END));
         } else {
-            text(out, "mc-w-ref-label", left, label_y, "end");
-            put!(out; "−" s(name) "</text>");
-            text(out, "mc-w-ref-label", right, label_y, "start");
-            put!(out; "+" s(name) "</text>");
+            text(out, "mc-w-ref-label", left, label_y, Anchor::End);
+            put!(out; "−" s(name) s(LABEL_END));
+            text(out, "mc-w-ref-label", right, label_y, Anchor::Start);
+            put!(out; "+" s(name) s(LABEL_END));
         }
         put!(out; "</g></svg>");
     }
@@ -287,20 +283,20 @@ impl SqrtD {
         }
         put!(out; "</g><g class=\"mc-w-tick\">");
         for v in [0.0, 8.0, 16.0, 24.0] {
-            text(out, "", P_LEFT - 4.0, y_of(v) + 3.5, "end");
-            put!(out; s(&short(v)) "</text>");
+            text(out, "", P_LEFT - 4.0, y_of(v) + 3.5, Anchor::End);
+            put!(out; s(&short(v)) s(LABEL_END));
         }
         for k in 0..=MAX_POWER {
             // Odd powers (2, 8, …, 512) are hidden on narrow screens, where ten labels
             // would run together ("128256512").
             let class = if k % 2 == 1 { "mc-w-tick-minor" } else { "" };
-            text(out, class, x_of(k as f64), P_BASE + 14.0, "middle");
-            put!(out; u(1usize << k) "</text>");
+            text(out, class, x_of(k as f64), P_BASE + 14.0, Anchor::Middle);
+            put!(out; u(1usize << k) s(LABEL_END));
         }
-        text(out, "", P_RIGHT + 10.0, P_BASE + 26.0, "end");
-        put!(out; "d</text>");
-        text(out, "", P_LEFT, P_TOP - 4.0, "start");
-        put!(out; "spread</text></g>");
+        text(out, "", P_RIGHT + 10.0, P_BASE + 26.0, Anchor::End);
+        put!(out; "d" s(LABEL_END));
+        text(out, "", P_LEFT, P_TOP - 4.0, Anchor::Start);
+        put!(out; "spread" s(LABEL_END) "</g>");
         // √d curve and the line at 1.
         put!(out; "<polyline class=\"mc-w-curve-sqrt\" fill=\"none\" points=\"");
         for i in 0..=4 * MAX_POWER {
@@ -321,9 +317,9 @@ impl SqrtD {
             "mc-w-marker-label",
             xd,
             P_TOP + 8.0,
-            if self.d > 64 { "end" } else { "start" },
+            if self.d > 64 { Anchor::End } else { Anchor::Start },
         );
-        put!(out; "d = " u(self.d) "</text>");
+        put!(out; "d = " u(self.d) s(LABEL_END));
         // Measured points, each kind in one path: circles (raw), squares (scaled).
         put!(out; "<path class=\"mc-w-pt-raw\" d=\"");
         for &(d, s) in &self.trend {

@@ -18,7 +18,7 @@ fn graded(angle: f64, word: AngleWord) -> &'static str {
     }
 }
 
-use crate::svg::{esc, num, push_slider};
+use crate::svg::{esc, num, open_label, push_slider, Anchor, LABEL_END};
 use crate::fmt::clamp;
 use crate::{DragPhase, Event, ParamError, Params, Widget};
 
@@ -137,8 +137,13 @@ impl Vectors {
             put!(out;
                 "<g class=\"mc-w-vec mc-w-vec-" p(name) "\"><line x1=\"0\" y1=\"0\" x2=\"" c(x)
                 "\" y2=\"" c(y) "\" marker-end=\"url(#" p(id) "-head-" p(name) ")\"/>"
-                "<text class=\"mc-w-vec-label\" x=\"" c(x * 1.08 + 0.25) "\" y=\"" c(y * 1.08 - 0.2)
-                "\">" p(name) "</text>" "<circle class=\"mc-w-handle\" cx=\"" c(x) "\" cy=\"" c(y)
+            );
+            // The label in units of 1/20 of the grid (an HTML font of a fraction of a
+            // pixel would be laid out with rounded metrics).
+            let at = ((x * 1.08 + 0.25) * 20.0, (y * 1.08 - 0.2) * 20.0);
+            open_label(&mut out, "mc-w-vec-label", " transform=\"scale(0.05)\"", at, Anchor::Start);
+            put!(out;
+                p(name) s(LABEL_END) "<circle class=\"mc-w-handle\" cx=\"" c(x) "\" cy=\"" c(y)
                 "\" r=\"0.32\" tabindex=\"0\" role=\"slider\" data-drag=\"" p(name) "\" data-key=\""
                 p(name) "\" " "aria-label=\"Tip of vector " p(name)
                 ": use arrow keys to move it (Shift for bigger steps)\" aria-valuetext=\"("

@@ -3,6 +3,8 @@
 
 use super::{function_list, BinOp, Constant, Expr, Function, MAX_ARGS, MAX_DEPTH};
 use crate::{CoreError, Result};
+use core::iter::Peekable;
+use core::str::CharIndices;
 
 /// A definition line: `mu = (1 + 2 + 3)/3` or `sigma(x) = 1/(1 + exp(-x))`.
 #[derive(Debug, Clone, PartialEq)]
@@ -211,63 +213,15 @@ fn lex(text: &str) -> Result<Vec<Token>> {
             continue;
         }
         if c.is_ascii_digit() || c == '.' {
-            let mut end = start;
-            while let Some(&(i, d)) = chars.peek() {
-                if d.is_ascii_digit() || d == '.' {
-                    end = i + 1;
-                    chars.next();
-                } else {
-                    break;
-                }
-            }
-            // Exponent: e/E, optional sign, at least one digit.
-            let rest = text.get(end..).unwrap_or("");
-            let mut rest_chars = rest.chars();
-            if matches!(rest_chars.next(), Some('e' | 'E')) {
-                let after = rest_chars.as_str();
-                let sign = usize::from(after.starts_with(['+', '-']));
-                let digits = after
-                    .get(sign..)
-                    .unwrap_or("")
-                    .chars()
-                    .take_while(char::is_ascii_digit)
-                    .count();
-                if digits > 0 {
-                    let exp_len = 1 + sign + digits;
-                    for _ in 0..exp_len {
-                        chars.next();
-                    }
-                    end += exp_len;
-                }
-            }
-            let literal = text.get(start..end).unwrap_or("");
-            let value: f64 = literal
-                .parse()
-                .map_err(|_| syntax(start, format!("`{literal}` is not a number")))?;
-            if !value.is_finite() {
-                return Err(syntax(start, format!("`{literal}` is too large")));
-            }
             tokens.push(Token {
-                kind: TokenKind::Number(value),
+                kind: TokenKind::Number(number(text, start, &mut chars)?),
                 start,
             });
             continue;
         }
         if c.is_alphabetic() || c == '_' {
-            let mut name = String::new();
-            while let Some(&(_, d)) = chars.peek() {
-                if d.is_alphanumeric() || d == '_' {
-                    name.push(d);
-                    chars.next();
-                } else {
-                    break;
-                }
-            }
-            if name == "π" {
-                name = "pi".into();
-            }
             tokens.push(Token {
-                kind: TokenKind::Ident(name),
+                kind: TokenKind::Ident(ident(&mut chars)),
                 start,
             });
             continue;
@@ -302,6 +256,65 @@ fn lex(text: &str) -> Result<Vec<Token>> {
         tokens.push(Token { kind, start });
     }
     Ok(tokens)
+}
+
+/// The number literal starting at byte `start` of `text` (digits and dots, then an
+/// optional exponent), taken from `chars`.
+fn number(text: &str, start: usize, chars: &mut Peekable<CharIndices<'_>>) -> Result<f64> {
+    let mut end = start;
+    while let Some(&(i, d)) = chars.peek() {
+        if d.is_ascii_digit() || d == '.' {
+            end = i + 1;
+            chars.next();
+        } else {
+            break;
+        }
+    }
+    // Exponent: e/E, optional sign, at least one digit.
+    let rest = text.get(end..).unwrap_or("");
+    let mut rest_chars = rest.chars();
+    if matches!(rest_chars.next(), Some('e' | 'E')) {
+        let after = rest_chars.as_str();
+        let sign = usize::from(after.starts_with(['+', '-']));
+        let digits = after
+            .get(sign..)
+            .unwrap_or("")
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .count();
+        if digits > 0 {
+            let exp_len = 1 + sign + digits;
+            for _ in 0..exp_len {
+                chars.next();
+            }
+            end += exp_len;
+        }
+    }
+    let literal = text.get(start..end).unwrap_or("");
+    let value: f64 = literal
+        .parse()
+        .map_err(|_| syntax(start, format!("`{literal}` is not a number")))?;
+    if !value.is_finite() {
+        return Err(syntax(start, format!("`{literal}` is too large")));
+    }
+    Ok(value)
+}
+
+/// The name starting at the next character of `chars` (`π` is `pi`).
+fn ident(chars: &mut Peekable<CharIndices<'_>>) -> String {
+    let mut name = String::new();
+    while let Some(&(_, d)) = chars.peek() {
+        if d.is_alphanumeric() || d == '_' {
+            name.push(d);
+            chars.next();
+        } else {
+            break;
+        }
+    }
+    if name == "π" {
+        name = "pi".into();
+    }
+    name
 }
 
 fn opener(close: &TokenKind) -> &'static str {

@@ -49,7 +49,7 @@ use crate::{put, text};
 
 use crate::fmt::{clamp, parse_index};
 use crate::json::Value;
-use crate::svg::esc;
+use crate::svg::{esc, open_label, push_label, Anchor, LABEL_END};
 use crate::{DragPhase, Event, ParamError, Params, Widget};
 
 /// Drawing box inside the 320 × 212 viewBox.
@@ -217,11 +217,9 @@ fn el(out: &mut String, head: &str, attrs: &[(&str, f64)], tail: &str) {
 }
 
 /// A label at `(x, y)` (nothing when empty).
-fn label(out: &mut String, (x, y): (f64, f64), anchor: &str, text: &str) {
+fn label(out: &mut String, at: (f64, f64), anchor: Anchor, text: &str) {
     if !text.is_empty() {
-        el(out, "<text class=\"mc-w-plot-label\" font-size=\"9\" text-anchor=\"", &[], anchor);
-        el(out, "\"", &[("x", x), ("y", y)], ">");
-        put!(out; e(text) "</text>");
+        push_label(out, "mc-w-plot-label", " font-size=\"9\"", at, anchor, text);
     }
 }
 
@@ -465,44 +463,8 @@ impl Plot {
                 }
                 let f = |t: f64| self.call(m.f, t, slots);
                 match m.kind {
-                    Kind::Area => {
-                        let (a, b) = self.ends(m, slots);
-                        let (lo, hi) = (a.min(b).max(self.x.0), a.max(b).min(self.x.1));
-                        if lo.is_nan() || hi.is_nan() || lo >= hi {
-                            continue;
-                        }
-                        let base = self.sy(clamp(0.0, self.y.0, self.y.1));
-                        put!(out; "<path class=\"mc-w-plot-area\" d=\"");
-                        for run in core_plot::sample(&f, &self.window((lo, hi))) {
-                            if let (Some(s), Some(e)) = (run.first(), run.last()) {
-                                pt(&mut out, "M", self.sx(s.0), base);
-                                for &(x, y) in &run {
-                                    pt(&mut out, "L", self.sx(x), self.sy(y));
-                                }
-                                pt(&mut out, "L", self.sx(e.0), base);
-                                put!(out; "Z");
-                            }
-                        }
-                        put!(out; "\"/>");
-                    }
-                    Kind::Curve => {
-                        if m.style == 3 {
-                            continue;
-                        }
-                        put!(out; "<path class=\"mc-w-plot-curve mc-w-plot-c" u(i % 4));
-                        if m.style > 0 {
-                            put!(out;
-                                " mc-w-plot-" s(STYLES.get(m.style).copied().unwrap_or("solid"))
-                            );
-                        }
-                        put!(out; "\" data-curve=\"" u(i) "\" d=\"");
-                        for run in core_plot::sample(&f, &self.window(self.x)) {
-                            for (k, &(x, y)) in run.iter().enumerate() {
-                                pt(&mut out, if k == 0 { "M" } else { "L" }, self.sx(x), self.sy(y));
-                            }
-                        }
-                        put!(out; "\"/>");
-                    }
+                    Kind::Area => self.area(&mut out, m, slots),
+                    Kind::Curve => self.curve(&mut out, i, m, slots),
                     Kind::VLine | Kind::HLine => {
                         let v = eval(&m.a);
                         if !v.is_finite() {
@@ -513,13 +475,13 @@ impl Plot {
                         let (x1, y1, x2, y2) = if vertical { (x, TOP, x, BOTTOM) } else { (LEFT, y, RIGHT, y) };
                         el(&mut out, "<line class=\"mc-w-plot-line\"", &[("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2)], "/>");
                         let at = if vertical { (x + 3.0, TOP + 10.0) } else { (RIGHT - 3.0, y - 4.0) };
-                        label(&mut out, at, if vertical { "start" } else { "end" }, &m.label);
+                        label(&mut out, at, if vertical { Anchor::Start } else { Anchor::End }, &m.label);
                     }
                     Kind::Point => {
                         let (cx, cy) = (self.sx(eval(&m.a)), self.sy(eval(&m.b)));
                         if cx.is_finite() && cy.is_finite() {
                             el(&mut out, "<circle class=\"mc-w-plot-point\" r=\"3.5\"", &[("cx", cx), ("cy", cy)], "/>");
-                            label(&mut out, (cx + 5.0, cy - 5.0), "start", &m.label);
+                            label(&mut out, (cx + 5.0, cy - 5.0), Anchor::Start, &m.label);
                         }
                     }
                     _ => {
@@ -535,13 +497,65 @@ impl Plot {
             }
         }
         put!(out; "</g>");
+        self.handles(&mut out, slots);
+        put!(out; "</svg>");
+        out
+    }
+
+    /// The area under mark `m`'s curve between its ends (nothing when they hold no part
+    /// of the window).
+    fn area(&self, out: &mut String, m: &Mark, slots: &[f64]) {
+        let f = |t: f64| self.call(m.f, t, slots);
+        let (a, b) = self.ends(m, slots);
+        let (lo, hi) = (a.min(b).max(self.x.0), a.max(b).min(self.x.1));
+        if lo.is_nan() || hi.is_nan() || lo >= hi {
+            return;
+        }
+        let base = self.sy(clamp(0.0, self.y.0, self.y.1));
+        put!(out; "<path class=\"mc-w-plot-area\" d=\"");
+        for run in core_plot::sample(&f, &self.window((lo, hi))) {
+            if let (Some(s), Some(e)) = (run.first(), run.last()) {
+                pt(out, "M", self.sx(s.0), base);
+                for &(x, y) in &run {
+                    pt(out, "L", self.sx(x), self.sy(y));
+                }
+                pt(out, "L", self.sx(e.0), base);
+                put!(out; "Z");
+            }
+        }
+        put!(out; "\"/>");
+    }
+
+    /// Curve mark `m` (the `i`-th mark), sampled across the window (nothing when hidden).
+    fn curve(&self, out: &mut String, i: usize, m: &Mark, slots: &[f64]) {
+        if m.style == 3 {
+            return;
+        }
+        let f = |t: f64| self.call(m.f, t, slots);
+        put!(out; "<path class=\"mc-w-plot-curve mc-w-plot-c" u(i % 4));
+        if m.style > 0 {
+            put!(out;
+                " mc-w-plot-" s(STYLES.get(m.style).copied().unwrap_or("solid"))
+            );
+        }
+        put!(out; "\" data-curve=\"" u(i) "\" d=\"");
+        for run in core_plot::sample(&f, &self.window(self.x)) {
+            for (k, &(x, y)) in run.iter().enumerate() {
+                pt(out, if k == 0 { "M" } else { "L" }, self.sx(x), self.sy(y));
+            }
+        }
+        put!(out; "\"/>");
+    }
+
+    /// The tangents' draggable points, after the clipped group (on top of every mark).
+    fn handles(&self, out: &mut String, slots: &[f64]) {
         for (i, m) in self.marks.iter().enumerate() {
             if m.kind == Kind::Tangent {
                 let Some(p) = self.params.get(m.p) else { continue };
                 let fa = self.call(m.f, p.value, slots);
                 let cy = if fa.is_finite() { clamp(self.sy(fa), TOP, BOTTOM) } else { BOTTOM };
                 let what = if m.label.is_empty() { "Tangent point" } else { m.label.as_str() };
-                el(&mut out, "<circle class=\"mc-w-handle mc-w-plot-handle\" r=\"6\"", &[("cx", self.sx(p.value)), ("cy", cy)], " tabindex=\"0\" role=\"slider\" data-drag=\"t");
+                el(out, "<circle class=\"mc-w-handle mc-w-plot-handle\" r=\"6\"", &[("cx", self.sx(p.value)), ("cy", cy)], " tabindex=\"0\" role=\"slider\" data-drag=\"t");
                 put!(out;
                     u(i) "\" data-key=\"t" u(i) "\" aria-label=\"" e(what)
                     ": drag it, or use the arrow keys\" aria-valuemin=\"" g(p.min)
@@ -550,8 +564,6 @@ impl Plot {
                 );
             }
         }
-        put!(out; "</svg>");
-        out
     }
 
     /// The grid, axes and tick labels, fixed by the window: computed once at build time
@@ -589,24 +601,19 @@ impl Plot {
         );
         let (dx, dy) = (decimals_of(xs), decimals_of(ys));
         for &x in &xt {
-            el(out, "<text text-anchor=\"middle\"", &[("x", self.sx(x)), ("y", BOTTOM + 12.0)], ">");
-            put!(out; m(x, dx) "</text>");
+            open_label(out, "", "", (self.sx(x), BOTTOM + 12.0), Anchor::Middle);
+            put!(out; m(x, dx) s(LABEL_END));
         }
         for &y in &yt {
-            el(out, "<text text-anchor=\"end\"", &[("x", LEFT - 4.0), ("y", self.sy(y) + 3.0)], ">");
-            put!(out; m(y, dy) "</text>");
+            open_label(out, "", "", (LEFT - 4.0, self.sy(y) + 3.0), Anchor::End);
+            put!(out; m(y, dy) s(LABEL_END));
         }
         let x_label = if self.labels.0.is_empty() { "x" } else { self.labels.0.as_str() };
-        put!(out;
-            "<text class=\"mc-w-axis-label\" x=\"" c(RIGHT) "\" y=\"" c(BOTTOM + 22.0)
-            "\" text-anchor=\"end\">" e(x_label) "</text>"
-        );
+        push_label(out, "mc-w-axis-label", "", (RIGHT, BOTTOM + 22.0), Anchor::End, x_label);
         if !self.labels.1.is_empty() {
             // Along the left edge, read bottom to top.
-            put!(out;
-                "<text class=\"mc-w-axis-label\" transform=\"rotate(-90)\" x=\""
-                c(-(TOP + BOTTOM) / 2.0) "\" y=\"9\" text-anchor=\"middle\">" e(&self.labels.1) "</text>"
-            );
+            let at = (-(TOP + BOTTOM) / 2.0, 9.0);
+            push_label(out, "mc-w-axis-label", " transform=\"rotate(-90)\"", at, Anchor::Middle, &self.labels.1);
         }
         put!(out; "</g>");
         core::mem::take(out)

@@ -132,7 +132,7 @@ fn the_area_within_one_sigma_of_a_gaussian() {
     let html = w.render("g");
     assert_eq!(value(&html, "r0"), "P(|X − μ| &lt; σ) = 0.6827");
     assert!(html.contains("class=\"mc-w-plot-area\""));
-    assert!(html.contains(">ten percent</text>"));
+    assert!(html.contains("data-mc-t=\"ten percent\""));
     input(&mut w, "s", "2");
     input(&mut w, "mu", "1.5");
     // The same fraction whatever μ and σ (the window cuts the picture, not the value).
@@ -379,14 +379,14 @@ fn readouts_print_exact_digits_or_say_overflow() {
 fn axes_are_labelled_with_the_authors_variable() {
     let w = plot(r#"{"x": [0, 3], "curves": ["f(θ) = cos(θ)^2"]}"#);
     let html = w.render("a");
-    assert!(html.contains(">θ</text>") && html.contains(">f(θ)</text>"), "{html}");
+    assert!(html.contains("data-mc-t=\"θ\"") && html.contains("data-mc-t=\"f(θ)\""), "{html}");
     assert!(html.contains("for θ from 0.00 to 3.00"), "{html}");
-    assert!(!html.contains(">x</text>"), "{html}");
+    assert!(!html.contains("data-mc-t=\"x\""), "{html}");
     let w = plot(r#"{"curves": ["x^2", "x^3"], "labels": {"x": "time t", "y": "<loss>"}}"#);
     let html = w.render("a");
-    assert!(html.contains(">time t</text>") && html.contains(">&lt;loss&gt;</text>"), "{html}");
+    assert!(html.contains("data-mc-t=\"time t\"") && html.contains("data-mc-t=\"&lt;loss&gt;\""), "{html}");
     let html = plot(r#"{"curves": ["x^2", "x^3"]}"#).render("a");
-    assert!(html.contains(">x</text>") && !html.contains("rotate(-90)"), "{html}");
+    assert!(html.contains("data-mc-t=\"x\"") && !html.contains("rotate(-90)"), "{html}");
 }
 
 #[test]
