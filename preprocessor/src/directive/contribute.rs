@@ -1,9 +1,10 @@
 //! What each block adds to the whole book, read by the book-wide pass before any
 //! chapter renders: the symbols it defines, the claim it makes, the equation label it
 //! sets, and the id other pages link to. Each directive states its own part
-//! ([`Directive::contribute`], [`Directive::anchor`]); this module only walks a
-//! chapter's blocks and asks them. The ids are counted here and nowhere else: the
-//! renderer looks a block's id up by its position ([`anchors`]).
+//! (`Directive::contribute`, `Directive::anchor`); this module holds only the data
+//! types. The registry walks a chapter's blocks and asks them (`registry::entries`,
+//! where the ids are counted, once); the renderer looks a block's id up by its position
+//! (`book_pass::ChapterRecord::anchors`, through `cx.ids`).
 
 use std::collections::BTreeMap;
 use std::ops::Range;
