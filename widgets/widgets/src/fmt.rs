@@ -179,13 +179,12 @@ impl Put for String {
         if x.is_infinite() {
             return self.s("overflow");
         }
-        let start = self.len();
-        push_fixed(self, x, decimals, false);
-        true_minus(self, start)
+        push_fixed(self, x, decimals, false, "−");
+        self
     }
 
     fn c(&mut self, x: f64) -> &mut Self {
-        push_fixed(self, x, 2, false);
+        push_fixed(self, x, 2, false, "-");
         // Trim trailing zeros and then the point: `3.10` → `3.1`, `2.00` → `2`.
         if !x.is_finite() {
             return self;
@@ -214,18 +213,13 @@ impl Put for String {
     }
 
     fn r(&mut self, x: f64) -> &mut Self {
-        let start = self.len();
-        self.push_str(&fmt_num(x));
-        true_minus(self, start)
+        // fmt_num writes a negative number (-inf too) as `-` and the text of -x.
+        if x < 0.0 {
+            self.push('−');
+        }
+        self.push_str(&fmt_num(if x < 0.0 { -x } else { x }));
+        self
     }
-}
-
-/// Replaces a leading `-` at byte `start` of `out` by `−` (U+2212).
-fn true_minus(out: &mut String, start: usize) -> &mut String {
-    if out.as_bytes().get(start) == Some(&b'-') {
-        out.replace_range(start..start + 1, "−");
-    }
-    out
 }
 
 /// Number of characters (Unicode scalar values) in `s`.

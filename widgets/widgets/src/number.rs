@@ -198,7 +198,9 @@ fn round_dec(d: &Decimal, keep: i32) -> Decimal {
         let mut i = kept.len();
         loop {
             if i == 0 {
-                kept.insert(0, 1);
+                // 99…9 rounded up: every kept digit is now a (trailing) 0.
+                kept.clear();
+                kept.push(1);
                 point += 1;
                 break;
             }
@@ -338,13 +340,14 @@ fn round_exact(p: f64, e: f64) -> u64 {
 /// beyond).
 pub fn fixed(x: f64, decimals: usize) -> String {
     let mut out = String::new();
-    push_fixed(&mut out, x, decimals, true);
+    push_fixed(&mut out, x, decimals, true, "-");
     out
 }
 
-/// [`fixed`], appended to `out`; with `neg_zero` false, a negative value that rounds to
-/// zero is written without its `-` (as every readout wants).
-pub fn push_fixed(out: &mut String, x: f64, decimals: usize, neg_zero: bool) {
+/// [`fixed`], appended to `out`, with `minus` as the sign of a negative value (`-`, or
+/// the reader's `−`); with `neg_zero` false, a negative value that rounds to zero is
+/// written without its sign (as every readout wants).
+pub fn push_fixed(out: &mut String, x: f64, decimals: usize, neg_zero: bool, minus: &str) {
     if x.is_nan() {
         out.push_str("NaN");
         return;
@@ -352,7 +355,7 @@ pub fn push_fixed(out: &mut String, x: f64, decimals: usize, neg_zero: bool) {
     let a = x.abs();
     if a.is_infinite() {
         if x < 0.0 {
-            out.push('-');
+            out.push_str(minus);
         }
         out.push_str("inf");
         return;
@@ -361,7 +364,7 @@ pub fn push_fixed(out: &mut String, x: f64, decimals: usize, neg_zero: bool) {
         let mut digits = String::new();
         let nonzero = push_fixed_exact(&mut digits, a, decimals);
         if x.is_sign_negative() && (neg_zero || nonzero) {
-            out.push('-');
+            out.push_str(minus);
         }
         out.push_str(&digits);
         return;
@@ -386,7 +389,7 @@ pub fn push_fixed(out: &mut String, x: f64, decimals: usize, neg_zero: bool) {
         int += 1.0;
     }
     if x.is_sign_negative() && (neg_zero || int != 0.0 || digits != 0) {
-        out.push('-');
+        out.push_str(minus);
     }
     push_u64(out, int as u64);
     if decimals > 0 {
