@@ -184,17 +184,7 @@ impl Put for String {
     }
 
     fn c(&mut self, x: f64) -> &mut Self {
-        push_fixed(self, x, 2, false, "-");
-        // Trim trailing zeros and then the point: `3.10` → `3.1`, `2.00` → `2`.
-        if !x.is_finite() {
-            return self;
-        }
-        while self.ends_with('0') {
-            self.pop();
-        }
-        if self.ends_with('.') {
-            self.pop();
-        }
+        push_coord(self, x, "-");
         self
     }
 
@@ -219,6 +209,21 @@ impl Put for String {
         }
         self.push_str(&fmt_num(if x < 0.0 { -x } else { x }));
         self
+    }
+}
+
+/// [`Put::c`] with `minus` as the sign of a negative value (the reader's `−` in text).
+pub fn push_coord(out: &mut String, x: f64, minus: &str) {
+    push_fixed(out, x, 2, false, minus);
+    // Trim trailing zeros and then the point: `3.10` → `3.1`, `2.00` → `2`.
+    if !x.is_finite() {
+        return;
+    }
+    while out.ends_with('0') {
+        out.pop();
+    }
+    if out.ends_with('.') {
+        out.pop();
     }
 }
 

@@ -61,11 +61,9 @@ impl Vectors {
         let mut out = String::new();
         // Reader text: a true minus sign, as in the book's math.
         let v = |x: f64| {
-            let t = text!(c(x));
-            match t.strip_prefix("-") {
-                Some(rest) => text!("−" p(rest)),
-                None => t,
-            }
+            let mut t = String::new();
+            crate::fmt::push_coord(&mut t, x, "−");
+            t
         };
         let expansion = text!("(" p(v(self.a[0])) ")(" p(v(self.b[0])) ") + (" p(v(self.a[1])) ")(" p(v(self.b[1])) ")");
         put!(out;
