@@ -250,7 +250,21 @@ pub fn parse_index(text: &str) -> Option<usize> {
 
 /// A finite number typed into a control (surrounding spaces allowed).
 pub fn input_num(value: &str) -> Option<f64> {
-    parse_num(value.trim()).filter(|x| x.is_finite())
+    parse_num(trim(value)).filter(|x| x.is_finite())
+}
+
+/// `s` without leading and trailing whitespace, exactly as `str::trim` (Unicode
+/// `White_Space`) in one forward pass: `str::trim` links a generic two-ended
+/// pattern matcher into the bundle.
+pub fn trim(s: &str) -> &str {
+    let (mut start, mut end) = (None, 0);
+    for (i, c) in s.char_indices() {
+        if !c.is_whitespace() {
+            start.get_or_insert(i);
+            end = i + c.len_utf8();
+        }
+    }
+    s.get(start.unwrap_or(0)..end).unwrap_or("")
 }
 
 #[cfg(test)]
@@ -286,6 +300,18 @@ mod tests {
             assert_eq!(parse_index(t), None, "{t:?}");
         }
         assert_eq!(input_num(" 1.5 "), Some(1.5));
+        for t in [
+            "",
+            " ",
+            "a",
+            " a b\t\n",
+            "\u{a0}x\u{3000}",
+            "\u{2028}",
+            "é ",
+            " ∞",
+        ] {
+            assert_eq!(trim(t), t.trim(), "{t:?}");
+        }
         assert_eq!(input_num("x"), None);
     }
 }
