@@ -38,6 +38,8 @@ pub mod info;
 pub mod matrix;
 pub mod plot;
 pub mod rng;
+// Rounding rules of the build-time `{check}` directive: never called by the bundle.
+#[allow(clippy::disallowed_methods)]
 pub mod round;
 pub mod softmax;
 pub mod sqrt_d;

@@ -334,7 +334,7 @@ impl Widget for Attention {
         params.only(&["tokens", "query", "dk", "scale", "seed"])?;
         let tokens = params.texts("tokens", &DEFAULT_TOKENS, (2, 10))?;
         for (i, t) in tokens.iter().enumerate() {
-            if t.trim().is_empty() {
+            if crate::fmt::trim(t).is_empty() {
                 return Err(ParamError::new(
                     "tokens",
                     text!("entry " p(i + 1) " is empty"),
@@ -441,7 +441,7 @@ impl Widget for Attention {
             Event::Input {
                 control: "scale",
                 value,
-            } => match value.trim() {
+            } => match crate::fmt::trim(value) {
                 "true" | "on" | "1" => self.scale = true,
                 "false" | "off" | "0" => self.scale = false,
                 _ => {}

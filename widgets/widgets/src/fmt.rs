@@ -179,23 +179,12 @@ impl Put for String {
         if x.is_infinite() {
             return self.s("overflow");
         }
-        let start = self.len();
-        push_fixed(self, x, decimals, false);
-        true_minus(self, start)
+        push_fixed(self, x, decimals, false, "−");
+        self
     }
 
     fn c(&mut self, x: f64) -> &mut Self {
-        push_fixed(self, x, 2, false);
-        // Trim trailing zeros and then the point: `3.10` → `3.1`, `2.00` → `2`.
-        if !x.is_finite() {
-            return self;
-        }
-        while self.ends_with('0') {
-            self.pop();
-        }
-        if self.ends_with('.') {
-            self.pop();
-        }
+        push_coord(self, x, "-");
         self
     }
 
@@ -214,18 +203,28 @@ impl Put for String {
     }
 
     fn r(&mut self, x: f64) -> &mut Self {
-        let start = self.len();
-        self.push_str(&fmt_num(x));
-        true_minus(self, start)
+        // fmt_num writes a negative number (-inf too) as `-` and the text of -x.
+        if x < 0.0 {
+            self.push('−');
+        }
+        self.push_str(&fmt_num(if x < 0.0 { -x } else { x }));
+        self
     }
 }
 
-/// Replaces a leading `-` at byte `start` of `out` by `−` (U+2212).
-fn true_minus(out: &mut String, start: usize) -> &mut String {
-    if out.as_bytes().get(start) == Some(&b'-') {
-        out.replace_range(start..start + 1, "−");
+/// [`Put::c`] with `minus` as the sign of a negative value (the reader's `−` in text).
+pub fn push_coord(out: &mut String, x: f64, minus: &str) {
+    push_fixed(out, x, 2, false, minus);
+    // Trim trailing zeros and then the point: `3.10` → `3.1`, `2.00` → `2`.
+    if !x.is_finite() {
+        return;
     }
-    out
+    while out.ends_with('0') {
+        out.pop();
+    }
+    if out.ends_with('.') {
+        out.pop();
+    }
 }
 
 /// Number of characters (Unicode scalar values) in `s`.
@@ -251,7 +250,21 @@ pub fn parse_index(text: &str) -> Option<usize> {
 
 /// A finite number typed into a control (surrounding spaces allowed).
 pub fn input_num(value: &str) -> Option<f64> {
-    parse_num(value.trim()).filter(|x| x.is_finite())
+    parse_num(trim(value)).filter(|x| x.is_finite())
+}
+
+/// `s` without leading and trailing whitespace, exactly as `str::trim` (Unicode
+/// `White_Space`) in one forward pass: `str::trim` links a generic two-ended
+/// pattern matcher into the bundle.
+pub fn trim(s: &str) -> &str {
+    let (mut start, mut end) = (None, 0);
+    for (i, c) in s.char_indices() {
+        if !c.is_whitespace() {
+            start.get_or_insert(i);
+            end = i + c.len_utf8();
+        }
+    }
+    s.get(start.unwrap_or(0)..end).unwrap_or("")
 }
 
 #[cfg(test)]
@@ -287,6 +300,18 @@ mod tests {
             assert_eq!(parse_index(t), None, "{t:?}");
         }
         assert_eq!(input_num(" 1.5 "), Some(1.5));
+        for t in [
+            "",
+            " ",
+            "a",
+            " a b\t\n",
+            "\u{a0}x\u{3000}",
+            "\u{2028}",
+            "é ",
+            " ∞",
+        ] {
+            assert_eq!(trim(t), t.trim(), "{t:?}");
+        }
         assert_eq!(input_num("x"), None);
     }
 }

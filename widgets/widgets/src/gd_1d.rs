@@ -394,9 +394,10 @@ impl Gd1d {
 
 /// Subscript digits for text inside SVG (`x₁₂`).
 fn sub_digits(n: usize) -> String {
-    n.to_string()
-        .chars()
-        .map(|c| char::from_u32(0x2080 + c.to_digit(10).unwrap_or(0)).unwrap_or(c))
+    // `text!(u(n))`, not `n.to_string()` (core::fmt's integer Display).
+    text!(u(n))
+        .bytes()
+        .map(|b| char::from_u32(0x2080 + u32::from(b - b'0')).unwrap_or('?'))
         .collect()
 }
 
@@ -494,6 +495,14 @@ mod tests {
 
     fn widget(json: &str) -> Gd1d {
         crate::testkit::widget(json)
+    }
+
+    #[test]
+    fn subscripts_are_the_step_digits() {
+        assert_eq!(sub_digits(0), "₀");
+        assert_eq!(sub_digits(7), "₇");
+        assert_eq!(sub_digits(120), "₁₂₀");
+        assert_eq!(sub_digits(98_765), "₉₈₇₆₅");
     }
 
 

@@ -28,10 +28,11 @@ pub fn fmt_num(x: f64) -> String {
         push_plain(&mut out, &digits, point);
     } else {
         // d.ddd e N: the value is 0.D × 10^point = D₀.D₁… × 10^(point − 1).
-        out.push(char::from(b'0' + digits[0]));
-        if digits.len() > 1 {
+        let (first, rest) = digits.split_first().unwrap_or((&0, &[]));
+        out.push(char::from(b'0' + first));
+        if !rest.is_empty() {
             out.push('.');
-            out.extend(digits[1..].iter().map(|&d| char::from(b'0' + d)));
+            out.extend(rest.iter().map(|&d| char::from(b'0' + d)));
         }
         out.push('e');
         let e = i64::from(point) - 1;
@@ -62,13 +63,10 @@ fn push_plain(out: &mut String, digits: &[u8], point: i32) {
     for i in 0..point {
         out.push(digit(i));
     }
-    if (point as usize) < digits.len() {
+    let after = digits.get(point as usize..).unwrap_or(&[]);
+    if !after.is_empty() {
         out.push('.');
-        out.extend(
-            digits[point as usize..]
-                .iter()
-                .map(|&d| char::from(b'0' + d)),
-        );
+        out.extend(after.iter().map(|&d| char::from(b'0' + d)));
     }
 }
 
@@ -128,12 +126,13 @@ fn exact(m: u64, e: i32) -> Decimal {
             *b = (v % 10) as u8;
             v /= 10;
         }
-        if i == 0 {
-            let first = buf.iter().position(|&d| d != 0).unwrap_or(8);
-            digits.extend_from_slice(&buf[first..]);
+        // The leading limb without its leading zeros.
+        let first = if i == 0 {
+            buf.iter().position(|&d| d != 0).unwrap_or(8)
         } else {
-            digits.extend_from_slice(&buf);
-        }
+            0
+        };
+        digits.extend(buf.iter().skip(first));
     }
     let len = digits.len() as i32;
     while digits.last() == Some(&0) {
@@ -184,30 +183,25 @@ fn round_dec(d: &Decimal, keep: i32) -> Decimal {
     if keep < 0 || digits.is_empty() {
         return (Vec::new(), 0);
     }
-    let keep = keep as usize;
-    if keep >= digits.len() {
+    let (kept, rest) = digits.split_at(digits.len().min(keep as usize));
+    let Some(&next) = rest.first() else {
         return d.clone();
-    }
-    let mut kept: Vec<u8> = digits[..keep].to_vec();
-    let rest = &digits[keep..];
+    };
+    let mut kept = kept.to_vec();
     // Trailing zeros are stripped, so the rest is exactly one half when it is `5`.
-    let up = rest[0] > 5
-        || (rest[0] == 5 && (rest.len() > 1 || kept.last().is_some_and(|d| d % 2 == 1)));
+    let up = next > 5 || (next == 5 && (rest.len() > 1 || kept.last().is_some_and(|d| d % 2 == 1)));
     let mut point = *point;
     if up {
-        let mut i = kept.len();
-        loop {
-            if i == 0 {
-                kept.insert(0, 1);
+        // Add one at the last kept digit: trailing 9s become (dropped) zeros.
+        while kept.last() == Some(&9) {
+            kept.pop();
+        }
+        match kept.last_mut() {
+            Some(d) => *d += 1,
+            None => {
+                // 99…9 rounded up to 1 followed by zeros.
+                kept.push(1);
                 point += 1;
-                break;
-            }
-            i -= 1;
-            if kept[i] == 9 {
-                kept[i] = 0;
-            } else {
-                kept[i] += 1;
-                break;
             }
         }
     }
@@ -338,13 +332,14 @@ fn round_exact(p: f64, e: f64) -> u64 {
 /// beyond).
 pub fn fixed(x: f64, decimals: usize) -> String {
     let mut out = String::new();
-    push_fixed(&mut out, x, decimals, true);
+    push_fixed(&mut out, x, decimals, true, "-");
     out
 }
 
-/// [`fixed`], appended to `out`; with `neg_zero` false, a negative value that rounds to
-/// zero is written without its `-` (as every readout wants).
-pub fn push_fixed(out: &mut String, x: f64, decimals: usize, neg_zero: bool) {
+/// [`fixed`], appended to `out`, with `minus` as the sign of a negative value (`-`, or
+/// the reader's `−`); with `neg_zero` false, a negative value that rounds to zero is
+/// written without its sign (as every readout wants).
+pub fn push_fixed(out: &mut String, x: f64, decimals: usize, neg_zero: bool, minus: &str) {
     if x.is_nan() {
         out.push_str("NaN");
         return;
@@ -352,7 +347,7 @@ pub fn push_fixed(out: &mut String, x: f64, decimals: usize, neg_zero: bool) {
     let a = x.abs();
     if a.is_infinite() {
         if x < 0.0 {
-            out.push('-');
+            out.push_str(minus);
         }
         out.push_str("inf");
         return;
@@ -361,7 +356,7 @@ pub fn push_fixed(out: &mut String, x: f64, decimals: usize, neg_zero: bool) {
         let mut digits = String::new();
         let nonzero = push_fixed_exact(&mut digits, a, decimals);
         if x.is_sign_negative() && (neg_zero || nonzero) {
-            out.push('-');
+            out.push_str(minus);
         }
         out.push_str(&digits);
         return;
@@ -386,7 +381,7 @@ pub fn push_fixed(out: &mut String, x: f64, decimals: usize, neg_zero: bool) {
         int += 1.0;
     }
     if x.is_sign_negative() && (neg_zero || int != 0.0 || digits != 0) {
-        out.push('-');
+        out.push_str(minus);
     }
     push_u64(out, int as u64);
     if decimals > 0 {
@@ -404,20 +399,11 @@ pub fn push_fixed(out: &mut String, x: f64, decimals: usize, neg_zero: bool) {
 }
 
 /// Appends the decimal digits of `n`.
-pub(crate) fn push_u64(out: &mut String, mut n: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+pub(crate) fn push_u64(out: &mut String, n: u64) {
+    if n >= 10 {
+        push_u64(out, n / 10);
     }
-    for &b in &buf[i..] {
-        out.push(b as char);
-    }
+    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 /// Parses a decimal number (`-1.5`, `2e-3`, `.5`, `+3`); `None` for anything else.

@@ -294,7 +294,7 @@ impl Params {
                 ),
             ));
         }
-        if let Some(i) = labels.iter().position(|l| l.trim().is_empty()) {
+        if let Some(i) = labels.iter().position(|l| crate::fmt::trim(l).is_empty()) {
             return Err(ParamError::new(name, text!("entry " p(i + 1) " is empty")));
         }
         Ok(Some(labels))

@@ -255,7 +255,7 @@ where softmax becomes a plain argmax.</span>",
             return;
         };
         let (z, why, kept) = match crate::fmt::input_num(value) {
-            None if value.trim().is_empty() => (old, "empty", true),
+            None if crate::fmt::trim(value).is_empty() => (old, "empty", true),
             None => (old, "not a number", true),
             Some(x) => {
                 let z = ((clamp(x, -SCORE_MAX, SCORE_MAX) * 10.0).round() / 10.0) + 0.0;

@@ -503,7 +503,7 @@ impl Widget for SqrtD {
             Event::Input {
                 control: "scale",
                 value,
-            } => match value.trim() {
+            } => match crate::fmt::trim(value) {
                 "true" | "on" => self.scale = true,
                 "false" => self.scale = false,
                 _ => {}
@@ -511,7 +511,7 @@ impl Widget for SqrtD {
             Event::Input { control: "d", value } => {
                 let old = self.d;
                 let (d, why) = match crate::fmt::input_num(value) {
-                    None if value.trim().is_empty() => (old, "empty"),
+                    None if crate::fmt::trim(value).is_empty() => (old, "empty"),
                     None => (old, "not a number"),
                     Some(x) => {
                         let d = clamp(x.round(), 1.0, MAX_D as f64) as usize;

@@ -60,7 +60,11 @@ impl Vectors {
         let nb = vector::norm(b).unwrap_or(0.0);
         let mut out = String::new();
         // Reader text: a true minus sign, as in the book's math.
-        let v = |x: f64| text!(c(x)).replacen('-', "−", 1);
+        let v = |x: f64| {
+            let mut t = String::new();
+            crate::fmt::push_coord(&mut t, x, "−");
+            t
+        };
         let expansion = text!("(" p(v(self.a[0])) ")(" p(v(self.b[0])) ") + (" p(v(self.a[1])) ")(" p(v(self.b[1])) ")");
         put!(out;
             "<dl class=\"mc-w-readouts\" id=\"" p(id) "-readouts\" aria-live=\"polite\">"

@@ -49,7 +49,7 @@ use crate::{put, text};
 
 use crate::fmt::{clamp, parse_index};
 use crate::json::Value;
-use crate::svg::{esc, open_label, push_label, Anchor, LABEL_END};
+use crate::svg::{esc, push_label, Anchor};
 use crate::{DragPhase, Event, ParamError, Params, Widget};
 
 /// Drawing box inside the 320 × 212 viewBox.
@@ -570,6 +570,7 @@ impl Plot {
     /// and carried in the live form, so the bundle needs no tick arithmetic.
     #[cfg(not(target_arch = "wasm32"))]
     fn axes(&self) -> String {
+        use crate::svg::{open_label, LABEL_END};
         let out = &mut String::new();
         let xs = core_plot::nice_step(self.x.1 - self.x.0, 7.0);
         let ys = core_plot::nice_step(self.y.1 - self.y.0, 5.0);
