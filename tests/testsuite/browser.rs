@@ -610,13 +610,13 @@ fn browser_every_widget_responds_with_the_right_numbers() {
         focus(&b, id, "[data-key=query][tabindex=\"0\"]").await;
         press(&b, Key::Right).await;
         assert_eq!(value(&b, id, "query").await, "on");
-        let focused = b
-            .js(
-                "return document.activeElement && document.activeElement.textContent;",
-                vec![],
-            )
-            .await;
-        assert_eq!(focused, json!("on"), "focus follows the selected token");
+        // The loader moves the roving focus at the next frame: wait for it.
+        b.wait_until(
+            "return !!document.activeElement && document.activeElement.textContent === 'on';",
+            LIVE_TIMEOUT,
+            "focus to follow the selected token to \"on\"",
+        )
+        .await;
         let mut weights = Vec::new();
         for j in 0..6 {
             weights.push(number(&value(&b, id, &format!("weight-{j}")).await));
