@@ -153,7 +153,7 @@ pub enum KatexTool {
 }
 
 /// Installs the latest mdbook-katex 0.10.x into `target/bench-tools` once.
-fn ensure_mdbook_katex(root: &Path, target: &Path) -> KatexTool {
+pub(crate) fn ensure_mdbook_katex(root: &Path, target: &Path) -> KatexTool {
     let tools = target.join("bench-tools");
     let bin_dir = tools.join("bin");
     let bin = bin_dir.join("mdbook-katex");
