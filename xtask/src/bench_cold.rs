@@ -68,6 +68,14 @@ impl BookCold {
     pub fn peak_ratio(&self) -> f64 {
         self.ours.peak_mib / self.katex.peak_mib
     }
+    /// Our process's own CPU time, seconds.
+    pub fn own_cpu(&self) -> f64 {
+        self.own_cpu
+    }
+    /// Our process's own peak memory, MiB.
+    pub fn own_peak_mib(&self) -> f64 {
+        self.own_peak_mib
+    }
 }
 
 /// The three copies of one corpus book.
