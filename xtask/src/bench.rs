@@ -11,8 +11,12 @@
 //!    `mdbook build`: plain (no math preprocessor), with our release binary (cold and
 //!    warm) and with mdbook-katex 0.10 (cold and warm), in interleaved rounds; then a
 //!    breakdown of where a warm build of ours spends its time.
-//! 3. BENCHMARKS.md is rewritten from a template; whatever follows the line
-//!    `<!-- more benchmarks below -->` is kept.
+//! 3. The scaling books (`cargo xtask bench-scale`), the corpus books cold against
+//!    mdbook-katex (`bench-cold`) and the course and corpus books' warm share
+//!    (`bench-book`): their sections are written too, and the Goals table takes its
+//!    numbers from them.
+//! 4. BENCHMARKS.md is rewritten from a template; whatever follows the line
+//!    `<!-- more benchmarks below -->` is kept (the sections above replace theirs).
 //!
 //! `--quick` runs everything once with short measurements and writes
 //! `target/bench/BENCHMARKS.quick.md` instead, so a check never overwrites the real
@@ -135,14 +139,17 @@ pub fn run(args: &[String]) -> Result<()> {
         root.join("BENCHMARKS.md")
     };
     let (scaling, growth) = crate::bench_scale::measure()?;
-    let real = real_books(&root, &target, &katex_tool)?;
+    let (real, sections) = real_books(&root, &target, &katex_tool)?;
     let real = report::Measured {
         growth: Some(growth),
         ..real
     };
     let kept = fs::read_to_string(&out).unwrap_or_default();
     let text = report::render(&machine, &plan, &rate, &builds, &real, &kept);
-    let text = crate::util::splice_section(&text, "## Scaling", &scaling);
+    let mut text = crate::util::splice_section(&text, "## Scaling", &scaling);
+    for (heading, section) in sections {
+        text = crate::util::splice_section(&text, heading, &section);
+    }
     fs::write(&out, text).with_context(|| format!("could not write {}", out.display()))?;
     eprintln!("\n{}", report::summary(&rate, &builds));
     eprintln!("xtask: wrote {}", out.display());
@@ -150,21 +157,37 @@ pub fn run(args: &[String]) -> Result<()> {
 }
 
 /// The goals measured on real books: cold builds against mdbook-katex and our share
-/// of warm builds (the corpus books, when the corpus is there; the course book).
-fn real_books(root: &Path, target: &Path, katex_tool: &KatexTool) -> Result<report::Measured> {
+/// of warm builds (the corpus books, when the corpus is there; the course book); and
+/// the sections of `bench-cold` and `bench-book` with the same numbers.
+fn real_books(
+    root: &Path,
+    target: &Path,
+    katex_tool: &KatexTool,
+) -> Result<(report::Measured, Vec<(&'static str, String)>)> {
     let bin = target.join("release");
+    let mut sections = Vec::new();
     let cold = match katex_tool {
-        KatexTool::Ready { bin_dir, .. } => crate::bench_cold::measure(&bin, bin_dir, target)?,
+        KatexTool::Ready { bin_dir, version } => {
+            let cold = crate::bench_cold::measure(&bin, bin_dir, target)?;
+            if !cold.is_empty() {
+                sections.push((
+                    crate::bench_cold::HEADING,
+                    crate::bench_cold::section(&cold, version),
+                ));
+            }
+            cold
+        }
         KatexTool::Failed { .. } => Vec::new(),
     };
-    let warm = crate::bench_book::corpus_warm_shares(&bin, target)?;
-    let course = crate::bench_book::course_share(root, &bin, target)?;
-    Ok(report::Measured {
+    let (section, course, warm) = crate::bench_book::measure(root, &bin, target)?;
+    sections.push((crate::bench_book::HEADING, section));
+    let measured = report::Measured {
         cold,
         warm,
         course_share: Some(course),
         growth: None,
-    })
+    };
+    Ok((measured, sections))
 }
 
 // ---------------------------------------------------------------------------------

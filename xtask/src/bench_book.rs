@@ -12,7 +12,7 @@ use anyhow::{Context, Result};
 use crate::util::{ensure_mdbook, output_of, repo_root, splice_section};
 
 const ROUNDS: usize = 5;
-const HEADING: &str = "## Course book";
+pub const HEADING: &str = "## Course book";
 
 /// Copies `book/` (without its output) to `to`.
 pub(crate) fn copy_book(from: &Path, to: &Path) -> Result<()> {
@@ -175,15 +175,20 @@ fn measure_course_book(root: &Path, bin: &Path, work: &Path) -> Result<CourseRun
     Ok(runs)
 }
 
-/// Our median share of the CPU time of the course book's warm builds, percent.
-pub fn course_share(root: &Path, bin: &Path, target: &Path) -> Result<f64> {
-    let runs = measure_course_book(root, bin, &target.join("bench/course-book"))?;
-    Ok(median(
+/// The course book and the corpus books measured: the section, our median share of
+/// the CPU time of the course book's warm builds (percent), the corpus books' shares.
+pub fn measure(root: &Path, bin: &Path, target: &Path) -> Result<(String, f64, Vec<WarmShare>)> {
+    let work = target.join("bench/course-book");
+    let runs = measure_course_book(root, bin, &work)?;
+    let course_share = median(
         runs.warm_ours
             .iter()
             .map(|s| 100.0 * s.ours_cpu_s / s.whole_cpu_s)
             .collect(),
-    ))
+    );
+    let shares = corpus_warm_shares(bin, target)?;
+    let section = course_section(&runs, &work.join("ours/book")) + &corpus_table(&shares);
+    Ok((section, course_share, shares))
 }
 
 /// `cargo xtask bench-book`.
@@ -192,11 +197,7 @@ pub fn run() -> Result<()> {
     ensure_mdbook()?;
     let bin = crate::util::release_preprocessor(&root)?;
     let target = crate::util::target_dir(&root);
-    let work = target.join("bench/course-book");
-    let runs = measure_course_book(&root, &bin, &work)?;
-    let section = course_section(&runs, &work.join("ours/book"));
-    let shares = corpus_warm_shares(&bin, &target)?;
-    let section = section + &corpus_table(&shares);
+    let (section, _, _) = measure(&root, &bin, &target)?;
     let path = root.join("BENCHMARKS.md");
     let text = fs::read_to_string(&path).unwrap_or_else(|_| "# Benchmarks\n".into());
     fs::write(&path, splice_section(&text, HEADING, &section))?;
