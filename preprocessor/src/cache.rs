@@ -385,7 +385,9 @@ impl Pack {
             .tempfile_in(dir)?;
         tmp.write_all(header.as_bytes())?;
         tmp.write_all(text.as_bytes())?;
-        tmp.as_file().sync_all().ok();
+        // No `fsync`: waiting for the disk once per chapter was most of a cold build's
+        // wall clock beyond its CPU time, and a pack torn by a crash is caught by its
+        // checks and rendered again (a cache, not the book).
         tmp.persist(path).map(drop).map_err(|e| e.error)
     }
 }
