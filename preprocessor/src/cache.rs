@@ -14,6 +14,7 @@
 use std::collections::HashMap;
 use std::fs;
 use std::io::Write;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -28,16 +29,98 @@ const TEMP_PREFIX: &str = ".tmp-pack-";
 /// A temporary file older than this is left over from a killed build.
 const STALE_TEMP: Duration = Duration::from_secs(10 * 60);
 
-/// A cache key: hex BLAKE3 digest.
-pub type Key = String;
+/// A cache key: the first 16 bytes of a BLAKE3 digest, written in a pack as 32 hex
+/// digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Key([u8; 16]);
 
-/// Computes the cache key of one formula.
+impl std::hash::Hash for Key {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        // Already a uniform hash: its first 8 bytes are enough for a table.
+        let mut first = [0u8; 8];
+        first.copy_from_slice(&self.0[..8]);
+        state.write_u64(u64::from_le_bytes(first));
+    }
+}
+
+impl Key {
+    /// The 32 hex digits of a pack line.
+    fn hex(&self) -> String {
+        let mut out = String::with_capacity(32);
+        for b in self.0 {
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
+        }
+        out
+    }
+
+    /// A key from the 32 lowercase hex digits of a pack line.
+    fn from_hex(text: &str) -> Option<Key> {
+        let digit = |c: u8| match c {
+            b'0'..=b'9' => Some(c - b'0'),
+            b'a'..=b'f' => Some(c - b'a' + 10),
+            _ => None,
+        };
+        let bytes = text.as_bytes();
+        if bytes.len() != 32 {
+            return None;
+        }
+        let mut key = [0u8; 16];
+        for (i, pair) in bytes.chunks_exact(2).enumerate() {
+            key[i] = digit(pair[0])? << 4 | digit(pair[1])?;
+        }
+        Some(Key(key))
+    }
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// A table keyed by [`Key`], hashed by the key's own first bytes.
+type KeyMap<V> = HashMap<Key, V, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// The hasher of [`KeyMap`]: the `u64` a [`Key`] writes is its hash.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// Computes the cache key of one formula: BLAKE3 of (fingerprint, display flag, TeX).
+/// The fingerprint (engine version, options, every macro) is the same for most formulas
+/// of a chapter, so the hasher's state after it is kept per thread and reused.
 pub fn key(fingerprint: &str, display: bool, tex: &str) -> Key {
-    let mut hasher = blake3::Hasher::new();
-    hasher.update(fingerprint.as_bytes());
+    thread_local! {
+        static AFTER_FINGERPRINT: std::cell::RefCell<Option<(String, blake3::Hasher)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let mut hasher = AFTER_FINGERPRINT.with(|cell| {
+        let mut kept = cell.borrow_mut();
+        match &*kept {
+            Some((fp, hasher)) if fp == fingerprint => hasher.clone(),
+            _ => {
+                let mut hasher = blake3::Hasher::new();
+                hasher.update(fingerprint.as_bytes());
+                *kept = Some((fingerprint.to_string(), hasher.clone()));
+                hasher
+            }
+        }
+    });
     hasher.update(&[0, display as u8, 0]);
     hasher.update(tex.as_bytes());
-    hasher.finalize().to_hex()[..32].to_string()
+    let mut key = [0u8; 16];
+    key.copy_from_slice(&hasher.finalize().as_bytes()[..16]);
+    Key(key)
 }
 
 /// The cache folder of a book.
@@ -50,8 +133,13 @@ pub struct Cache {
 #[derive(Debug, Default)]
 pub struct Pack {
     path: Option<PathBuf>,
-    old: HashMap<Key, String>,
-    used: HashMap<Key, String>,
+    /// The pack file as read: the HTML of its entries is served from here, never copied
+    /// into a table of its own.
+    text: String,
+    /// Entries of [`Self::text`] not used yet in this build: where each one's HTML is.
+    old: KeyMap<Range<usize>>,
+    /// Entries used in this build.
+    used: KeyMap<Entry>,
     /// The file on disk had bad entries (or an old format): rewrite it.
     damaged: bool,
     /// Formulas served from the pack.
@@ -61,6 +149,15 @@ pub struct Pack {
     /// Why the pack file was neither read nor written: something other than a regular
     /// file is in its place (a folder, a link, a FIFO, a device, a socket).
     pub skipped: Option<String>,
+}
+
+/// Where the HTML of an entry used in this build is.
+#[derive(Debug)]
+enum Entry {
+    /// In the pack file read, at this range.
+    Read(Range<usize>),
+    /// Rendered in this build.
+    New(String),
 }
 
 impl Cache {
@@ -76,18 +173,19 @@ impl Cache {
         };
         let name = blake3::hash(chapter_path.to_string_lossy().as_bytes()).to_hex();
         let path = dir.join(format!("{}.pack", &name[..24]));
-        let (old, damaged, skipped) = match read_regular(&path) {
+        let (text, old, damaged, skipped) = match read_regular(&path) {
             Ok(Some(bytes)) => {
                 let text = String::from_utf8(bytes)
                     .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
                 let (old, damaged) = parse_pack(&text);
-                (old, damaged, None)
+                (text, old, damaged, None)
             }
-            Ok(None) => (HashMap::new(), false, None),
-            Err(what) => (HashMap::new(), false, Some(what)),
+            Ok(None) => (String::new(), KeyMap::default(), false, None),
+            Err(what) => (String::new(), KeyMap::default(), false, Some(what)),
         };
         Pack {
             path: Some(path),
+            text,
             old,
             damaged,
             skipped,
@@ -232,24 +330,33 @@ impl Pack {
         key: &Key,
         render: impl FnOnce() -> Result<String, E>,
     ) -> Result<String, E> {
-        if let Some(html) = self.used.get(key) {
+        if let Some(entry) = self.used.get(key) {
             self.hits += 1;
-            return Ok(html.clone());
+            return Ok(self.html(entry).to_string());
         }
-        if let Some(html) = self.old.remove(key) {
+        if let Some(range) = self.old.remove(key) {
             self.hits += 1;
-            self.used.insert(key.clone(), html.clone());
+            let html = self.text[range.clone()].to_string();
+            self.used.insert(*key, Entry::Read(range));
             return Ok(html);
         }
         let html = render()?;
         self.misses += 1;
-        self.used.insert(key.clone(), html.clone());
+        self.used.insert(*key, Entry::New(html.clone()));
         Ok(html)
+    }
+
+    /// The HTML of an entry used in this build.
+    fn html<'a>(&'a self, entry: &'a Entry) -> &'a str {
+        match entry {
+            Entry::Read(range) => &self.text[range.clone()],
+            Entry::New(html) => html,
+        }
     }
 
     /// Writes the pack back if anything changed (new formulas, or formulas no longer used).
     pub fn save(self) -> std::io::Result<()> {
-        let Some(path) = self.path else {
+        let Some(path) = &self.path else {
             return Ok(());
         };
         if self.skipped.is_some() || (self.misses == 0 && self.old.is_empty() && !self.damaged) {
@@ -257,27 +364,31 @@ impl Pack {
         }
         let dir = path.parent().expect("pack path has a parent");
         ensure_cache_dir(dir)?;
-        let mut keys: Vec<&Key> = self.used.keys().collect();
-        keys.sort();
-        let mut text = String::new();
-        for key in keys {
-            let html = &self.used[key];
-            text.push_str(key);
+        let mut entries: Vec<(&Key, &Entry)> = self.used.iter().collect();
+        entries.sort_by_key(|(key, _)| **key);
+        let size: usize = entries.iter().map(|(_, e)| self.html(e).len() + 51).sum();
+        let mut text = String::with_capacity(size);
+        for (key, entry) in entries {
+            let (key, html) = (key.hex(), self.html(entry));
+            text.push_str(&key);
             text.push('\t');
-            text.push_str(&entry_check(key, html));
+            text.push_str(&entry_check(&key, html));
             text.push('\t');
             text.push_str(html);
             text.push('\n');
         }
         // The header carries a hash of the whole body: a whole pack is checked in one
         // pass, and its entries one by one only when that fails.
-        let text = format!("{PACK_HEADER} {}\n{text}", body_check(&text));
+        let header = format!("{PACK_HEADER} {}\n", body_check(&text));
         let mut tmp = tempfile::Builder::new()
             .prefix(TEMP_PREFIX)
             .tempfile_in(dir)?;
+        tmp.write_all(header.as_bytes())?;
         tmp.write_all(text.as_bytes())?;
-        tmp.as_file().sync_all().ok();
-        tmp.persist(&path).map(drop).map_err(|e| e.error)
+        // No `fsync`: waiting for the disk once per chapter was most of a cold build's
+        // wall clock beyond its CPU time, and a pack torn by a crash is caught by its
+        // checks and rendered again (a cache, not the book).
+        tmp.persist(path).map(drop).map_err(|e| e.error)
     }
 }
 
@@ -296,30 +407,42 @@ fn entry_check(key: &str, html: &str) -> String {
     hasher.finalize().to_hex()[..16].to_string()
 }
 
-/// The good entries of a pack file, and whether any line was bad (or the whole file
-/// is of another format): then the pack is rewritten on save.
-fn parse_pack(text: &str) -> (HashMap<Key, String>, bool) {
+/// The good entries of a pack file (where each one's HTML is in `text`), and whether
+/// any line was bad (or the whole file is of another format): then the pack is
+/// rewritten on save.
+fn parse_pack(text: &str) -> (KeyMap<Range<usize>>, bool) {
     let (header, body) = text.split_once('\n').unwrap_or((text, ""));
+    let body_start = text.len() - body.len();
     // `mathcourse-cache v2 <body check>`; a pack written before the body check has
     // the bare header and is checked entry by entry.
     let whole = match header.strip_prefix(PACK_HEADER) {
         Some("") => None,
         Some(rest) => Some(rest.strip_prefix(' ').unwrap_or(rest)),
-        None => return (HashMap::new(), true),
+        None => return (KeyMap::default(), true),
     };
     let trusted = whole == Some(body_check(body).as_str());
     // An old pack is rewritten once, with the check.
     let mut damaged = !text.ends_with('\n') || !trusted;
-    let mut out = HashMap::new();
-    for line in body.split('\n').filter(|l| !l.is_empty()) {
+    let mut out = KeyMap::default();
+    out.reserve(body.bytes().filter(|&b| b == b'\n').count());
+    let mut at = body_start;
+    for line in text[body_start..].split('\n') {
+        let line_start = at;
+        at += line.len() + 1;
+        if line.is_empty() {
+            continue;
+        }
         let entry = line.split_once('\t').and_then(|(key, rest)| {
             let (check, html) = rest.split_once('\t')?;
-            (trusted || entry_check(key, html) == check)
-                .then(|| (key.to_string(), html.to_string()))
+            if !(trusted || entry_check(key, html) == check) {
+                return None;
+            }
+            let html_start = line_start + line.len() - html.len();
+            Some((Key::from_hex(key)?, html_start..html_start + html.len()))
         });
         match entry {
-            Some((key, html)) => {
-                out.insert(key, html);
+            Some((key, range)) => {
+                out.insert(key, range);
             }
             None => damaged = true,
         }
@@ -428,6 +551,22 @@ mod tests {
     }
 
     #[test]
+    fn a_key_is_written_as_the_first_32_hex_digits_of_its_blake3() {
+        // The format of every pack written so far: old caches stay valid.
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(b"fp");
+        hasher.update(&[0, 1, 0]);
+        hasher.update(b"x^2");
+        let hex = &hasher.finalize().to_hex()[..32];
+        // Another fingerprint first, so the kept hasher state must be replaced.
+        let _ = key("other", true, "x^2");
+        assert_eq!(key("fp", true, "x^2").hex(), hex);
+        assert_eq!(Key::from_hex(hex), Some(key("fp", true, "x^2")));
+        assert_eq!(Key::from_hex(&hex[1..]), None);
+        assert_eq!(Key::from_hex(&hex.to_uppercase()), None);
+    }
+
+    #[test]
     fn errors_are_not_cached_and_disabled_cache_renders() {
         let cache = Cache::new(None);
         let mut pack = cache.pack(Path::new("a.md"));
@@ -473,10 +612,11 @@ mod tests {
         fs::write(&path, &full[..full.len() / 2 + 3]).unwrap();
         let mut pack = cache.pack(Path::new("a.md"));
         assert!(pack.damaged && pack.old.len() < 10 && !pack.old.is_empty());
-        for (k, html) in &pack.old {
+        for (k, range) in &pack.old {
+            let html = &pack.text[range.clone()];
             assert!(
                 html.starts_with("<b>") && html.ends_with("</b>"),
-                "{k}: {html}"
+                "{k:?}: {html}"
             );
         }
         // Every formula used again: the good ones are hits, the cut ones renders, and

@@ -42,38 +42,53 @@ impl Slot {
 /// The loaded templates of a book.
 #[derive(Debug)]
 pub struct Templates {
-    tera: Tera,
+    /// One engine per template of [`BUILTIN`], in its order, each holding that
+    /// template alone: a built-in is compiled when a directive first uses it (most
+    /// books use a few, a book without directives none: compiling all of them was a
+    /// fifth of a warm rebuild of such a book); an override is compiled at load, where
+    /// its errors are reported.
+    compiled: Vec<std::sync::OnceLock<Tera>>,
     /// Names overridden by the book (for messages).
     pub overridden: Vec<String>,
 }
 
 const MARK: char = '\u{1}';
 
+/// An engine with nothing in it yet, as every template gets it: autoescaped, and
+/// without side doors: no environment (CI secrets), no clock or randomness (builds stay
+/// reproducible). Tera has no function that reads files.
+fn engine() -> Tera {
+    let mut tera = Tera::default();
+    tera.autoescape_on(vec![".html"]);
+    for name in ["get_env", "now", "get_random"] {
+        tera.register_function(name, RefusedFunction(name));
+    }
+    tera
+}
+
+/// The built-in template `BUILTIN[index]`, compiled.
+fn compile_builtin(index: usize) -> Tera {
+    let (name, text) = BUILTIN[index];
+    let mut tera = engine();
+    if let Err(e) = tera.add_raw_template(name, text) {
+        // The built-in templates are compiled in and tested.
+        unreachable!("built-in template {name}: {e}");
+    }
+    tera
+}
+
 impl Templates {
     /// The built-in templates only.
     pub fn builtin() -> Templates {
-        let mut tera = Tera::default();
-        tera.autoescape_on(vec![".html"]);
-        for (name, text) in BUILTIN {
-            if let Err(e) = tera.add_raw_template(name, text) {
-                // The built-in templates are compiled in and tested.
-                unreachable!("built-in template {name}: {e}");
-            }
-        }
         Templates {
-            tera,
+            compiled: BUILTIN.iter().map(|_| std::sync::OnceLock::new()).collect(),
             overridden: Vec::new(),
         }
     }
 
     /// Built-in templates, then the book's overrides from `<root>/mathcourse-templates/`.
     pub fn load(book_root: &Path) -> anyhow::Result<Templates> {
-        let Templates { mut tera, .. } = Templates::builtin();
-        // Author templates get no side doors: no environment (CI secrets), no clock or
-        // randomness (builds stay reproducible). Tera has no function that reads files.
-        for name in ["get_env", "now", "get_random"] {
-            tera.register_function(name, RefusedFunction(name));
-        }
+        let Templates { compiled, .. } = Templates::builtin();
         let mut overridden = Vec::new();
         let dir = book_root.join(OVERRIDE_DIR);
         if std::fs::symlink_metadata(&dir).is_ok() {
@@ -85,13 +100,13 @@ impl Templates {
             entries.sort_by_key(|e| e.file_name());
             for entry in entries {
                 let name = entry.file_name().to_string_lossy().to_string();
-                if !BUILTIN.iter().any(|(n, _)| *n == name) {
+                let Some(index) = BUILTIN.iter().position(|(n, _)| *n == name) else {
                     anyhow::bail!(
                         "{}/{name}: no directive uses a template of this name; the templates are: {}",
                         OVERRIDE_DIR,
                         BUILTIN.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
                     );
-                }
+                };
                 let rel = Path::new(OVERRIDE_DIR).join(&name);
                 let full = crate::book_fs::resolve(book_root, &rel, "template override")?;
                 let shown = format!("{OVERRIDE_DIR}/{name}");
@@ -101,12 +116,18 @@ impl Templates {
                         "{shown}: `{{% {tag} %}}` is not available in template overrides (a template that includes itself would never finish)\n  help: write the markup into this template itself"
                     );
                 }
+                let mut tera = engine();
                 tera.add_raw_template(&name, &text)
                     .map_err(|e| anyhow::anyhow!("{}/{name}: {}", OVERRIDE_DIR, error_text(&e)))?;
+                // Each name is listed once in a folder: the slot is still empty.
+                let _ = compiled[index].set(tera);
                 overridden.push(name);
             }
         }
-        Ok(Templates { tera, overridden })
+        Ok(Templates {
+            compiled,
+            overridden,
+        })
     }
 
     /// Renders `name` (without `.html`) and assembles HTML and Markdown slots.
@@ -119,10 +140,13 @@ impl Templates {
         for slot in &slots {
             context.insert(slot.name, &format!("{MARK}{}{MARK}", slot.name));
         }
-        let text = self
-            .tera
-            .render(&format!("{name}.html"), &context)
-            .map_err(|e| error_text(&e))?;
+        let file = format!("{name}.html");
+        let render = |tera: &Tera| tera.render(&file, &context).map_err(|e| error_text(&e));
+        let text = match BUILTIN.iter().position(|(n, _)| *n == file) {
+            Some(i) => render(self.compiled[i].get_or_init(|| compile_builtin(i)))?,
+            // No such template: fails as a missing template does.
+            None => render(&engine())?,
+        };
         let mut out = String::from("\n");
         for (i, part) in text.split(MARK).enumerate() {
             if i % 2 == 0 {
@@ -208,6 +232,15 @@ mod tests {
         std::fs::create_dir_all(book.path().join(OVERRIDE_DIR)).unwrap();
         std::fs::write(book.path().join(OVERRIDE_DIR).join(name), text).unwrap();
         book
+    }
+
+    #[test]
+    fn every_builtin_template_compiles() {
+        // `render` compiles a built-in on first use; compile them all here.
+        for (i, (name, _)) in BUILTIN.iter().enumerate() {
+            let tera = compile_builtin(i);
+            assert!(tera.get_template_names().any(|n| n == *name));
+        }
     }
 
     #[test]

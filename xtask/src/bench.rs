@@ -11,15 +11,23 @@
 //!    `mdbook build`: plain (no math preprocessor), with our release binary (cold and
 //!    warm) and with mdbook-katex 0.10 (cold and warm), in interleaved rounds; then a
 //!    breakdown of where a warm build of ours spends its time.
-//! 3. BENCHMARKS.md is rewritten from a template; whatever follows the line
-//!    `<!-- more benchmarks below -->` is kept.
+//! 3. The scaling books (`cargo xtask bench-scale`), the corpus books cold against
+//!    mdbook-katex (`bench-cold`) and the course and corpus books' warm share
+//!    (`bench-book`): their sections are written too, and the Goals table takes its
+//!    numbers from them.
+//! 4. BENCHMARKS.md is rewritten from a template; whatever follows the line
+//!    `<!-- more benchmarks below -->` is kept (the sections above replace theirs).
 //!
 //! `--quick` runs everything once with short measurements and writes
 //! `target/bench/BENCHMARKS.quick.md` instead, so a check never overwrites the real
 //! numbers.
 
 mod book;
+mod breakdown;
+mod rate;
 mod report;
+
+pub use rate::RateResult;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -122,7 +130,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let katex_tool = ensure_mdbook_katex(&root, &target);
 
     let machine = report::Machine::detect(&katex_tool);
-    let rate = render_rate(&root, &target, &plan)?;
+    let rate = rate::render_rate(&root, &target, &plan)?;
     let builds = book_builds(&target, &plan, &katex_tool)?;
 
     let out = if quick {
@@ -130,14 +138,56 @@ pub fn run(args: &[String]) -> Result<()> {
     } else {
         root.join("BENCHMARKS.md")
     };
-    let scaling = crate::bench_scale::measure()?;
+    let (scaling, growth) = crate::bench_scale::measure()?;
+    let (real, sections) = real_books(&root, &target, &katex_tool)?;
+    let real = report::Measured {
+        growth: Some(growth),
+        ..real
+    };
     let kept = fs::read_to_string(&out).unwrap_or_default();
-    let text = report::render(&machine, &plan, &rate, &builds, &kept);
-    let text = crate::util::splice_section(&text, "## Scaling", &scaling);
+    let text = report::render(&machine, &plan, &rate, &builds, &real, &kept);
+    let mut text = crate::util::splice_section(&text, "## Scaling", &scaling);
+    for (heading, section) in sections {
+        text = crate::util::splice_section(&text, heading, &section);
+    }
     fs::write(&out, text).with_context(|| format!("could not write {}", out.display()))?;
     eprintln!("\n{}", report::summary(&rate, &builds));
     eprintln!("xtask: wrote {}", out.display());
     Ok(())
+}
+
+/// The goals measured on real books: cold builds against mdbook-katex and our share
+/// of warm builds (the corpus books, when the corpus is there; the course book); and
+/// the sections of `bench-cold` and `bench-book` with the same numbers.
+fn real_books(
+    root: &Path,
+    target: &Path,
+    katex_tool: &KatexTool,
+) -> Result<(report::Measured, Vec<(&'static str, String)>)> {
+    let bin = target.join("release");
+    let mut sections = Vec::new();
+    let cold = match katex_tool {
+        KatexTool::Ready { bin_dir, version } => {
+            let cold = crate::bench_cold::measure(&bin, bin_dir, target)?;
+            if !cold.is_empty() {
+                sections.push((
+                    crate::bench_cold::HEADING,
+                    crate::bench_cold::section(&cold, version),
+                ));
+            }
+            cold
+        }
+        KatexTool::Failed { .. } => Vec::new(),
+    };
+    let (section, course, warm) = crate::bench_book::measure(root, &bin, target)?;
+    sections.push((crate::bench_book::HEADING, section));
+    let measured = report::Measured {
+        cold,
+        warm,
+        course_share: Some(course),
+        growth: None,
+    };
+    Ok((measured, sections))
 }
 
 // ---------------------------------------------------------------------------------
@@ -153,7 +203,7 @@ pub enum KatexTool {
 }
 
 /// Installs the latest mdbook-katex 0.10.x into `target/bench-tools` once.
-fn ensure_mdbook_katex(root: &Path, target: &Path) -> KatexTool {
+pub(crate) fn ensure_mdbook_katex(root: &Path, target: &Path) -> KatexTool {
     let tools = target.join("bench-tools");
     let bin_dir = tools.join("bin");
     let bin = bin_dir.join("mdbook-katex");
@@ -211,118 +261,6 @@ fn ensure_mdbook_katex(root: &Path, target: &Path) -> KatexTool {
             KatexTool::Failed { version, log: text }
         }
     }
-}
-
-// ---------------------------------------------------------------------------------
-// Render rate
-
-/// One engine's render rate.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Rate {
-    /// Renders per second on one thread.
-    pub one_thread: f64,
-    /// Renders per second on all threads.
-    pub all_threads: f64,
-    /// Threads used for `all_threads`.
-    pub threads: f64,
-}
-
-impl Rate {
-    /// Renders per second per thread when all threads run.
-    pub fn per_core(&self) -> f64 {
-        self.all_threads / self.threads
-    }
-}
-
-/// Both engines' render rates (medians over the rounds).
-#[derive(Debug, Clone)]
-pub struct RateResult {
-    pub ours: Rate,
-    pub node: Rate,
-    pub inputs: usize,
-    pub rounds: usize,
-    pub seconds: f64,
-}
-
-fn render_rate(root: &Path, target: &Path, plan: &Plan) -> Result<RateResult> {
-    let corpus = root.join("tests/bench/formulas.txt");
-    let example = target.join("release/examples/render_rate");
-    let script = root.join("tests/bench/katex_rate.mjs");
-    let seconds = plan.rate_seconds.to_string();
-    let mut ours = Vec::new();
-    let mut node = Vec::new();
-    let mut inputs = 0;
-    for round in 1..=plan.rate_rounds {
-        eprintln!(
-            "xtask: render rate, round {round}/{}: katex-rs, then Node KaTeX",
-            plan.rate_rounds
-        );
-        let mut cmd = Command::new(&example);
-        cmd.arg(&corpus).args(["--seconds", &seconds]);
-        let (rate, n) = run_rate(cmd, "render_rate example")?;
-        ours.push(rate);
-        inputs = n;
-        let mut cmd = Command::new("node");
-        cmd.arg(&script).arg(&corpus).args(["--seconds", &seconds]);
-        let (rate, n) = run_rate(cmd, "tests/bench/katex_rate.mjs")?;
-        if n != inputs {
-            bail!("the two engines rendered different corpora ({inputs} and {n} inputs)");
-        }
-        node.push(rate);
-    }
-    let median_rate = |rates: &[Rate]| Rate {
-        one_thread: median(rates.iter().map(|r| r.one_thread).collect()),
-        all_threads: median(rates.iter().map(|r| r.all_threads).collect()),
-        threads: median(rates.iter().map(|r| r.threads).collect()),
-    };
-    Ok(RateResult {
-        ours: median_rate(&ours),
-        node: median_rate(&node),
-        inputs,
-        rounds: plan.rate_rounds,
-        seconds: plan.rate_seconds,
-    })
-}
-
-/// Runs a render-rate program and reads its JSON line.
-fn run_rate(mut cmd: Command, what: &str) -> Result<(Rate, usize)> {
-    let out = cmd
-        .output()
-        .with_context(|| format!("could not run the {what}"))?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    if !out.status.success() {
-        bail!(
-            "the {what} failed ({}):\n{}{}",
-            out.status,
-            stdout,
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    let field = |key: &str| {
-        json_number(&stdout, key)
-            .with_context(|| format!("no `{key}` in the output of the {what}: {stdout}"))
-    };
-    let rate = Rate {
-        one_thread: field("one_thread")?,
-        all_threads: field("all_threads")?,
-        threads: field("threads")?,
-    };
-    eprintln!(
-        "xtask:   {what}: {:.0}/s on 1 thread, {:.0}/s on {} threads",
-        rate.one_thread, rate.all_threads, rate.threads
-    );
-    Ok((rate, field("inputs")? as usize))
-}
-
-/// The number after `"key":` in a flat JSON object.
-fn json_number(json: &str, key: &str) -> Option<f64> {
-    let quoted = format!("\"{key}\"");
-    let rest = &json[json.find(&quoted)? + quoted.len()..];
-    let rest = rest.trim_start().strip_prefix(':')?.trim_start();
-    let end = rest
-        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E')))
-        .unwrap_or(rest.len());
-    rest[..end].parse().ok()
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -562,64 +500,180 @@ fn timed(book: &BenchBook, what: &str) -> Result<f64> {
     Ok(t)
 }
 
-fn book_builds(target: &Path, plan: &Plan, katex_tool: &KatexTool) -> Result<BuildResult> {
-    let generated = book::generate(CHAPTERS);
-    if generated.formulas() < 4000 || generated.chapters.len() < 50 {
-        bail!("the generated book is too small");
-    }
-    eprintln!(
-        "xtask: bench book: {} chapters, {} formulas ({} inline, {} display), {} KB of Markdown",
-        generated.chapters.len(),
-        generated.formulas(),
-        generated.inline,
-        generated.display,
-        generated.markdown_bytes() / 1024
-    );
-    let plain = BenchBook::new(target, "plain", None, &book_toml(""), &generated)?;
-    let ours = BenchBook::new(
-        target,
-        "ours",
-        Some(target.join("release")),
-        &book_toml("\n[preprocessor.mathcourse]\n"),
-        &generated,
-    )?;
-    let mut katex_problem = None;
-    let mut katex = match katex_tool {
-        KatexTool::Ready { bin_dir, .. } => Some(BenchBook::new(
-            target,
-            "katex",
-            Some(bin_dir.clone()),
-            &book_toml("\n[preprocessor.katex]\nafter = [\"links\"]\n"),
-            &generated,
-        )?),
-        KatexTool::Failed { log, .. } => {
-            katex_problem = Some(format!("the installation failed:\n{log}"));
-            None
-        }
-    };
-    let mut katex_warnings: Vec<String> = Vec::new();
+/// The three bench books and what is known of mdbook-katex so far.
+struct Books {
+    generated: book::Book,
+    plain: BenchBook,
+    ours: BenchBook,
+    /// `None` once mdbook-katex is out of the race (not installed, or failed).
+    katex: Option<BenchBook>,
+    katex_problem: Option<String>,
+    katex_warnings: Vec<String>,
+}
 
-    if plan.warm_up {
+impl Books {
+    fn new(target: &Path, katex_tool: &KatexTool) -> Result<Books> {
+        let generated = book::generate(CHAPTERS);
+        if generated.formulas() < 4000 || generated.chapters.len() < 50 {
+            bail!("the generated book is too small");
+        }
+        eprintln!(
+            "xtask: bench book: {} chapters, {} formulas ({} inline, {} display), {} KB of Markdown",
+            generated.chapters.len(),
+            generated.formulas(),
+            generated.inline,
+            generated.display,
+            generated.markdown_bytes() / 1024
+        );
+        let plain = BenchBook::new(target, "plain", None, &book_toml(""), &generated)?;
+        let ours = BenchBook::new(
+            target,
+            "ours",
+            Some(target.join("release")),
+            &book_toml("\n[preprocessor.mathcourse]\n"),
+            &generated,
+        )?;
+        let (katex, katex_problem) = match katex_tool {
+            KatexTool::Ready { bin_dir, .. } => (
+                Some(BenchBook::new(
+                    target,
+                    "katex",
+                    Some(bin_dir.clone()),
+                    &book_toml("\n[preprocessor.katex]\nafter = [\"links\"]\n"),
+                    &generated,
+                )?),
+                None,
+            ),
+            KatexTool::Failed { log, .. } => {
+                (None, Some(format!("the installation failed:\n{log}")))
+            }
+        };
+        Ok(Books {
+            generated,
+            plain,
+            ours,
+            katex,
+            katex_problem,
+            katex_warnings: Vec::new(),
+        })
+    }
+
+    /// mdbook-katex failed: the race goes on without it.
+    fn drop_katex(&mut self, err: String) {
+        eprintln!("xtask: mdbook-katex failed; going on without it:\n{err}");
+        self.katex_problem = Some(err);
+        self.katex = None;
+    }
+
+    /// One untimed build of each kind (binaries and files in the page cache).
+    fn warm_up(&mut self) -> Result<()> {
         eprintln!("xtask: untimed warm-up builds");
-        plain.build().map_err(anyhow::Error::msg)?;
+        self.plain.build().map_err(anyhow::Error::msg)?;
+        self.ours.clear_ours()?;
+        self.ours.build().map_err(anyhow::Error::msg)?;
+        if let Some(Err(err)) = self.katex.as_ref().map(BenchBook::build) {
+            self.drop_katex(err);
+        }
+        Ok(())
+    }
+
+    /// A cold build of ours, then a warm one after edit `edit`; each checked for every
+    /// formula. Returns (cold, warm) seconds and the formulas typeset after the warm one.
+    fn ours_round(&self, edit: usize) -> Result<(f64, f64, usize)> {
+        let (ours, generated) = (&self.ours, &self.generated);
+        ours.set_edit(generated, None)?;
         ours.clear_ours()?;
-        ours.build().map_err(anyhow::Error::msg)?;
-        if let Some(k) = &katex {
-            if let Err(err) = k.build() {
-                eprintln!("xtask: mdbook-katex failed; going on without it:\n{err}");
-                katex_problem = Some(err);
-                katex = None;
+        let cold = timed(ours, "cold")?;
+        let (n, _) = ours.inspect(generated)?;
+        if n != generated.formulas() {
+            bail!(
+                "our cold build typeset {n} formulas, expected {}",
+                generated.formulas()
+            );
+        }
+        ours.set_edit(generated, Some(edit))?;
+        let warm = timed(ours, "warm (1 chapter edited)")?;
+        let (n, _) = ours.inspect(generated)?;
+        if n != generated.formulas() + 1 {
+            bail!(
+                "our warm build typeset {n} formulas, expected {}",
+                generated.formulas() + 1
+            );
+        }
+        Ok((cold, warm, n))
+    }
+
+    /// One build of mdbook-katex (its warnings collected once each); seconds.
+    fn katex_build(&mut self, what: &str) -> Result<f64, String> {
+        let Some(k) = &self.katex else {
+            return Err("mdbook-katex is out of the race".into());
+        };
+        let (t, warnings) = k.build()?;
+        for w in warnings {
+            // Drop the timestamp so a repeated warning is listed once.
+            let w = match w.find("WARN") {
+                Some(i) => w[i..].to_string(),
+                None => w,
+            };
+            if !self.katex_warnings.contains(&w) {
+                self.katex_warnings.push(w);
             }
         }
+        let t = t.as_secs_f64();
+        eprintln!("xtask:   {:<28} {t:>7.3} s", format!("katex {what}"));
+        Ok(t)
     }
 
-    let mut t_plain = Timings::default();
-    let mut t_cold = Timings::default();
-    let mut t_warm = Timings::default();
-    let mut t_kcold = Timings::default();
-    let mut t_kwarm = Timings::default();
-    let mut ours_typeset = 0;
-    let mut katex_typeset = None;
+    /// mdbook-katex's round: a cold build (when `cold`), then a warm one after edit
+    /// `edit`. Returns (cold seconds if built, warm seconds, formulas typeset).
+    fn katex_round(
+        &mut self,
+        cold: bool,
+        edit: usize,
+    ) -> Result<(Option<f64>, f64, usize), String> {
+        let set = |books: &Books, edit: Option<usize>| -> Result<(), String> {
+            match &books.katex {
+                Some(k) => k
+                    .set_edit(&books.generated, edit)
+                    .map_err(|e| e.to_string()),
+                None => Ok(()),
+            }
+        };
+        let cold_s = if cold {
+            set(self, None)?;
+            Some(self.katex_build("cold")?)
+        } else {
+            None
+        };
+        set(self, Some(edit))?;
+        let warm_s = self.katex_build("warm (1 chapter edited)")?;
+        let k = self
+            .katex
+            .as_ref()
+            .ok_or("mdbook-katex is out of the race")?;
+        let (n, _) = k.inspect(&self.generated).map_err(|e| e.to_string())?;
+        Ok((cold_s, warm_s, n))
+    }
+}
+
+/// The interleaved rounds' timings, in the order the report shows them.
+#[derive(Default)]
+struct Rounds {
+    plain: Timings,
+    cold: Timings,
+    warm: Timings,
+    katex_cold: Timings,
+    katex_warm: Timings,
+    ours_typeset: usize,
+    katex_typeset: Option<usize>,
+}
+
+fn book_builds(target: &Path, plan: &Plan, katex_tool: &KatexTool) -> Result<BuildResult> {
+    let mut books = Books::new(target, katex_tool)?;
+    if plan.warm_up {
+        books.warm_up()?;
+    }
+    let mut t = Rounds::default();
     let mut katex_cold_runs = plan.build_runs;
     let mut edit = 0;
     for round in 0..plan.build_runs {
@@ -628,111 +682,72 @@ fn book_builds(target: &Path, plan: &Plan, katex_tool: &KatexTool) -> Result<Bui
             round + 1,
             plan.build_runs
         );
-        t_plain.runs.push(timed(&plain, "(no math)")?);
-
-        ours.set_edit(&generated, None)?;
-        ours.clear_ours()?;
-        t_cold.runs.push(timed(&ours, "cold")?);
-        let (n, _) = ours.inspect(&generated)?;
-        if n != generated.formulas() {
-            bail!(
-                "our cold build typeset {n} formulas, expected {}",
-                generated.formulas()
-            );
-        }
+        t.plain.runs.push(timed(&books.plain, "(no math)")?);
         edit += 1;
-        ours.set_edit(&generated, Some(edit))?;
-        t_warm.runs.push(timed(&ours, "warm (1 chapter edited)")?);
-        let (n, _) = ours.inspect(&generated)?;
-        if n != generated.formulas() + 1 {
-            bail!(
-                "our warm build typeset {n} formulas, expected {}",
-                generated.formulas() + 1
-            );
+        let (cold, warm, n) = books.ours_round(edit)?;
+        t.cold.runs.push(cold);
+        t.warm.runs.push(warm);
+        t.ours_typeset = n;
+        if books.katex.is_none() {
+            continue;
         }
-        ours_typeset = n;
-
-        if let Some(k) = &katex {
-            let mut build = |what: &str| -> Result<f64, String> {
-                let (t, warnings) = k.build()?;
-                for w in warnings {
-                    // Drop the timestamp so a repeated warning is listed once.
-                    let w = match w.find("WARN") {
-                        Some(i) => w[i..].to_string(),
-                        None => w,
-                    };
-                    if !katex_warnings.contains(&w) {
-                        katex_warnings.push(w);
+        match books.katex_round(round < katex_cold_runs, edit) {
+            Ok((cold, warm, n)) => {
+                if let Some(cold) = cold {
+                    t.katex_cold.runs.push(cold);
+                    if round == 0 && Duration::from_secs_f64(cold) > SLOW_BUILD {
+                        katex_cold_runs = plan.slow_build_runs;
                     }
                 }
-                let t = t.as_secs_f64();
-                eprintln!("xtask:   {:<28} {t:>7.3} s", format!("katex {what}"));
-                Ok(t)
-            };
-            let mut result = Ok(());
-            if round < katex_cold_runs {
-                result = k
-                    .set_edit(&generated, None)
-                    .map_err(|e| e.to_string())
-                    .and_then(|()| build("cold"))
-                    .map(|t| {
-                        t_kcold.runs.push(t);
-                        if round == 0 && Duration::from_secs_f64(t) > SLOW_BUILD {
-                            katex_cold_runs = plan.slow_build_runs;
-                        }
-                    });
+                t.katex_warm.runs.push(warm);
+                t.katex_typeset = Some(n);
             }
-            let result = result
-                .and_then(|()| {
-                    k.set_edit(&generated, Some(edit))
-                        .map_err(|e| e.to_string())
-                })
-                .and_then(|()| build("warm (1 chapter edited)"))
-                .map(|t| t_kwarm.runs.push(t))
-                .and_then(|()| k.inspect(&generated).map_err(|e| e.to_string()));
-            match result {
-                Ok((n, _)) => katex_typeset = Some(n),
-                Err(err) => {
-                    eprintln!("xtask: mdbook-katex failed; going on without it:\n{err}");
-                    katex_problem = Some(err);
-                    katex = None;
-                }
-            }
+            Err(err) => books.drop_katex(err),
         }
     }
+    let breakdown = breakdown::breakdown(
+        target,
+        &books.plain,
+        &books.ours,
+        &books.generated,
+        plan,
+        &mut edit,
+    );
+    finish(books, t, breakdown?)
+}
 
-    // Sizes of the outputs (each book's last build).
-    let (_, plain_sizes) = plain.inspect(&generated)?;
-    let (_, ours_sizes) = ours.inspect(&generated)?;
-    let katex_sizes = match &katex {
-        Some(k) => Some(k.inspect(&generated)?.1),
+/// The result, with the output sizes of each book's last build.
+fn finish(books: Books, t: Rounds, breakdown: Breakdown) -> Result<BuildResult> {
+    let generated = &books.generated;
+    let (_, plain_sizes) = books.plain.inspect(generated)?;
+    let (_, ours_sizes) = books.ours.inspect(generated)?;
+    let katex_sizes = match &books.katex {
+        Some(k) => Some(k.inspect(generated)?.1),
         None => None,
     };
-
-    let breakdown = breakdown(target, &plain, &ours, &generated, plan, &mut edit)?;
-
+    let katex_engine = books.katex.as_ref().and_then(|k| {
+        let page = fs::read_to_string(k.dir.join("book/ch01.html")).ok()?;
+        let at = page.find("katex@")? + "katex@".len();
+        let version: String = page[at..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        Some(version)
+    });
     Ok(BuildResult {
         chapters: generated.chapters.len(),
         inline: generated.inline,
         display: generated.display,
         markdown_bytes: generated.markdown_bytes(),
-        plain: t_plain,
-        ours_cold: t_cold,
-        ours_warm: t_warm,
-        katex: katex.as_ref().map(|_| (t_kcold, t_kwarm)),
-        katex_problem,
-        katex_warnings,
-        ours_typeset,
-        katex_typeset,
-        katex_engine: katex.as_ref().and_then(|k| {
-            let page = fs::read_to_string(k.dir.join("book/ch01.html")).ok()?;
-            let at = page.find("katex@")? + "katex@".len();
-            let version: String = page[at..]
-                .chars()
-                .take_while(|c| c.is_ascii_digit() || *c == '.')
-                .collect();
-            Some(version)
-        }),
+        plain: t.plain,
+        ours_cold: t.cold,
+        ours_warm: t.warm,
+        katex: books.katex.as_ref().map(|_| (t.katex_cold, t.katex_warm)),
+        katex_problem: books.katex_problem,
+        katex_warnings: books.katex_warnings,
+        ours_typeset: t.ours_typeset,
+        katex_typeset: t.katex_typeset,
+        katex_engine,
         html_bytes: Sizes {
             plain: plain_sizes,
             ours: ours_sizes,
@@ -740,92 +755,4 @@ fn book_builds(target: &Path, plan: &Plan, katex_tool: &KatexTool) -> Result<Bui
         },
         breakdown,
     })
-}
-
-/// Warm builds of ours through a wrapper script that records how long the
-/// `mdbook-mathcourse` process itself runs (the rest of the build is mdBook's), with
-/// and without mdBook's search index; and the plain book without the search index.
-fn breakdown(
-    target: &Path,
-    plain: &BenchBook,
-    ours: &BenchBook,
-    generated: &book::Book,
-    plan: &Plan,
-    edit: &mut usize,
-) -> Result<Breakdown> {
-    let bench = target.join("bench");
-    let wrapper = bench.join("timed-mathcourse.sh");
-    let log = bench.join("timed-mathcourse.log");
-    let binary = target.join("release/mdbook-mathcourse");
-    fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\n\
-             # Runs mdbook-mathcourse and appends its run time in nanoseconds to the log.\n\
-             if [ \"$#\" -gt 0 ]; then exec '{bin}' \"$@\"; fi\n\
-             start=$(date +%s%N)\n\
-             '{bin}'\n\
-             status=$?\n\
-             end=$(date +%s%N)\n\
-             echo $((end - start)) >> '{log}'\n\
-             exit $status\n",
-            bin = binary.display(),
-            log = log.display()
-        ),
-    )?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&wrapper, fs::Permissions::from_mode(0o755))?;
-    }
-    const NO_SEARCH: &str = "\n[output.html.search]\nenable = false\n";
-    let timed_ours = format!(
-        "\n[preprocessor.mathcourse]\ncommand = \"{}\"\n",
-        wrapper.display()
-    );
-    let ours_toml = ours.dir.join("book.toml");
-    let plain_toml = plain.dir.join("book.toml");
-    let ours_normal = fs::read_to_string(&ours_toml)?;
-    let plain_normal = fs::read_to_string(&plain_toml)?;
-    let _ = fs::remove_file(&log);
-    let last_logged = || -> Result<f64> {
-        let text = fs::read_to_string(&log)?;
-        let ns = text
-            .lines()
-            .filter_map(|l| l.trim().parse::<f64>().ok())
-            .next_back()
-            .context("the wrapper logged no time")?;
-        Ok(ns / 1e9)
-    };
-    let mut result = Breakdown::default();
-    eprintln!("xtask: where a warm build spends its time");
-    let outcome = (|| -> Result<()> {
-        for _ in 0..plan.breakdown_runs {
-            fs::write(&ours_toml, book_toml(&timed_ours))?;
-            *edit += 1;
-            ours.set_edit(generated, Some(*edit))?;
-            result.build.push(timed(ours, "warm, preprocessor timed")?);
-            result.preprocessor.push(last_logged()?);
-
-            fs::write(&ours_toml, book_toml(&format!("{timed_ours}{NO_SEARCH}")))?;
-            *edit += 1;
-            ours.set_edit(generated, Some(*edit))?;
-            result
-                .build_no_search
-                .push(timed(ours, "warm, no search index")?);
-
-            result.plain.push(timed(plain, "(no math)")?);
-            fs::write(&plain_toml, book_toml(NO_SEARCH))?;
-            result
-                .plain_no_search
-                .push(timed(plain, "(no math), no search index")?);
-            fs::write(&plain_toml, &plain_normal)?;
-        }
-        Ok(())
-    })();
-    fs::write(&ours_toml, ours_normal)?;
-    fs::write(&plain_toml, plain_normal)?;
-    outcome?;
-    result.runs = plan.breakdown_runs;
-    Ok(result)
 }

@@ -12,7 +12,7 @@ use anyhow::{Context, Result};
 use crate::util::{ensure_mdbook, output_of, repo_root, splice_section};
 
 const ROUNDS: usize = 5;
-const HEADING: &str = "## Course book";
+pub const HEADING: &str = "## Course book";
 
 /// Copies `book/` (without its output) to `to`.
 pub(crate) fn copy_book(from: &Path, to: &Path) -> Result<()> {
@@ -119,13 +119,18 @@ fn list(v: &[f64]) -> String {
         .join(", ")
 }
 
-/// `cargo xtask bench-book`.
-pub fn run() -> Result<()> {
-    let root = repo_root();
-    ensure_mdbook()?;
-    let bin = crate::util::release_preprocessor(&root)?;
-    let target = crate::util::target_dir(&root);
-    let work = target.join("bench/course-book");
+/// The course book's rounds: seconds of each build, our share of each warm one.
+struct CourseRuns {
+    cold: Vec<f64>,
+    warm: Vec<f64>,
+    noop: Vec<f64>,
+    floor: Vec<f64>,
+    warm_ours: Vec<Share>,
+}
+
+/// Copies `book/` twice (ours, and the floor without `[preprocessor.mathcourse]`) and
+/// builds them in [`ROUNDS`] interleaved rounds.
+fn measure_course_book(root: &Path, bin: &Path, work: &Path) -> Result<CourseRuns> {
     let ours = work.join("ours");
     let plain = work.join("plain");
     copy_book(&root.join("book"), &ours)?;
@@ -144,35 +149,84 @@ pub fn run() -> Result<()> {
 
     let edited = ours.join("src/toolkit/vectors.md");
     let original = fs::read_to_string(&edited)?;
-    let (mut cold, mut warm, mut noop, mut floor) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut warm_ours = Vec::new();
+    let mut runs = CourseRuns {
+        cold: Vec::new(),
+        warm: Vec::new(),
+        noop: Vec::new(),
+        floor: Vec::new(),
+        warm_ours: Vec::new(),
+    };
     for round in 0..ROUNDS {
         eprintln!("xtask: course book round {}/{ROUNDS}", round + 1);
-        floor.push(build(&plain, &bin)?);
+        runs.floor.push(build(&plain, bin)?);
         let _ = fs::remove_dir_all(ours.join(".mathcourse-cache"));
         let _ = fs::remove_dir_all(ours.join("src/mathcourse-assets"));
         fs::write(&edited, &original)?;
-        cold.push(build(&ours, &bin)?);
-        noop.push(build(&ours, &bin)?);
+        runs.cold.push(build(&ours, bin)?);
+        runs.noop.push(build(&ours, bin)?);
         fs::write(
             &edited,
             format!("{original}\nOne more formula, $a_{{{round}}} + b^2$, for the warm build.\n"),
         )?;
-        let share = build_with_share(&ours, &bin)?;
-        warm.push(share.whole_s);
-        warm_ours.push(share);
+        let share = build_with_share(&ours, bin)?;
+        runs.warm.push(share.whole_s);
+        runs.warm_ours.push(share);
     }
-    let pct = |f: &dyn Fn(&Share) -> f64| -> Vec<f64> { warm_ours.iter().map(f).collect() };
+    Ok(runs)
+}
+
+/// The course book and the corpus books measured: the section, our median share of
+/// the CPU time of the course book's warm builds (percent), the corpus books' shares.
+pub fn measure(root: &Path, bin: &Path, target: &Path) -> Result<(String, f64, Vec<WarmShare>)> {
+    let work = target.join("bench/course-book");
+    let runs = measure_course_book(root, bin, &work)?;
+    let course_share = median(
+        runs.warm_ours
+            .iter()
+            .map(|s| 100.0 * s.ours_cpu_s / s.whole_cpu_s)
+            .collect(),
+    );
+    let shares = corpus_warm_shares(bin, target)?;
+    let section = course_section(&runs, &work.join("ours/book")) + &corpus_table(&shares);
+    Ok((section, course_share, shares))
+}
+
+/// `cargo xtask bench-book`.
+pub fn run() -> Result<()> {
+    let root = repo_root();
+    ensure_mdbook()?;
+    let bin = crate::util::release_preprocessor(&root)?;
+    let target = crate::util::target_dir(&root);
+    let (section, _, _) = measure(&root, &bin, &target)?;
+    let path = root.join("BENCHMARKS.md");
+    let text = fs::read_to_string(&path).unwrap_or_else(|_| "# Benchmarks\n".into());
+    fs::write(&path, splice_section(&text, HEADING, &section))?;
+    print!("{section}");
+    eprintln!("xtask: wrote the Course book section of {}", path.display());
+    Ok(())
+}
+
+fn percents(v: &[f64]) -> String {
+    v.iter()
+        .map(|p| format!("{p:.1}%"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn met(ok: bool) -> &'static str {
+    if ok {
+        "**met**"
+    } else {
+        "**not met**"
+    }
+}
+
+/// The section on the course book (`out`: its last build's output).
+fn course_section(runs: &CourseRuns, out: &Path) -> String {
+    let pct = |f: &dyn Fn(&Share) -> f64| -> Vec<f64> { runs.warm_ours.iter().map(f).collect() };
     let wall_shares = pct(&|s| 100.0 * s.ours_s / s.whole_s);
     let cpu_shares = pct(&|s| 100.0 * s.ours_cpu_s / s.whole_cpu_s);
-    let percents = |v: &[f64]| {
-        v.iter()
-            .map(|p| format!("{p:.1}%"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let pages = walk_html(&ours.join("book"));
+    let pages = walk_html(out);
     let formulas: usize = pages
         .iter()
         .filter(|p| !p.ends_with("print.html"))
@@ -186,12 +240,12 @@ pub fn run() -> Result<()> {
     let load = fs::read_to_string("/proc/loadavg").unwrap_or_default();
     let mdbook = output_of("mdbook", &["--version"]).unwrap_or_default();
     let (c, w, n, f) = (
-        median(cold.clone()),
-        median(warm.clone()),
-        median(noop.clone()),
-        median(floor.clone()),
+        median(runs.cold.clone()),
+        median(runs.warm.clone()),
+        median(runs.noop.clone()),
+        median(runs.floor.clone()),
     );
-    let section = format!(
+    format!(
         "{HEADING}\n\n\
          Command: `cargo xtask bench-book` (source: `xtask/src/bench_book.rs`). The course book in `book/` ({} chapter pages, {formulas} typeset formulas, widgets, checked examples, the generated notation and claims pages) built with the real `{}` and the release `mdbook-mathcourse`, {ROUNDS} interleaved rounds, wall-clock per `mdbook build`. *Cold*: formula cache and assets folder deleted first. *No change*: built again at once. *Warm*: one sentence with one new formula appended to one chapter. *mdBook alone*: the same sources without `[preprocessor.mathcourse]` (directives and TeX stay text), the floor. Load average at the end: {}.\n\n\
          | build | seconds (median) | vs mdBook alone | runs (s) |\n|---|---:|---:|---|\n\
@@ -203,42 +257,67 @@ pub fn run() -> Result<()> {
         pages.iter().filter(|p| !p.ends_with("print.html")).count(),
         mdbook.trim(),
         load.split_whitespace().take(3).collect::<Vec<_>>().join(" "),
-        list(&floor),
+        list(&runs.floor),
         c / f,
-        list(&cold),
+        list(&runs.cold),
         n / f,
-        list(&noop),
+        list(&runs.noop),
         w / f,
-        list(&warm),
+        list(&runs.warm),
         median(cpu_shares.clone()),
         median(pct(&|s| s.ours_cpu_s)),
         median(pct(&|s| s.whole_cpu_s)),
         percents(&cpu_shares),
-        if median(cpu_shares.clone()) <= 10.0 {
-            "**met**"
-        } else {
-            "**not met**"
-        },
+        met(median(cpu_shares.clone()) <= 10.0),
         median(wall_shares.clone()),
         median(pct(&|s| s.ours_s)),
         percents(&wall_shares),
-    );
-    let section = section + &corpus_shares(&bin, &target)?;
-    let path = root.join("BENCHMARKS.md");
-    let text = fs::read_to_string(&path).unwrap_or_else(|_| "# Benchmarks\n".into());
-    fs::write(&path, splice_section(&text, HEADING, &section))?;
-    print!("{section}");
-    eprintln!("xtask: wrote the Course book section of {}", path.display());
-    Ok(())
+    )
+}
+
+/// Our share of warm builds of one real book (medians of [`ROUNDS`]).
+#[derive(Debug, Clone)]
+pub struct WarmShare {
+    pub name: String,
+    /// The whole build, wall clock, seconds.
+    pub wall: f64,
+    /// Our process's CPU time, seconds.
+    pub ours_cpu: f64,
+    /// The whole build's CPU time, seconds.
+    pub whole_cpu: f64,
+    /// Our share of the CPU time, percent.
+    pub cpu_share: f64,
+    /// Our share of the wall clock, percent.
+    pub wall_share: f64,
+}
+
+/// Copies a corpus book to `to` with its `[preprocessor.katex]` header renamed; its
+/// first chapter (the one edited), if it has one.
+fn corpus_copy(book: &Path, to: &Path) -> Result<Option<std::path::PathBuf>> {
+    if to.exists() {
+        fs::remove_dir_all(to)?;
+    }
+    copy_dir(book, to, &["book", ".mathcourse-cache"])?;
+    let toml = fs::read_to_string(to.join("book.toml"))?;
+    fs::write(
+        to.join("book.toml"),
+        toml.replace("[preprocessor.katex", "[preprocessor.mathcourse"),
+    )?;
+    let mut chapters: Vec<std::path::PathBuf> = walk_md(&to.join("src"))
+        .into_iter()
+        .filter(|p| !p.ends_with("SUMMARY.md"))
+        .collect();
+    chapters.sort();
+    Ok(chapters.first().cloned())
 }
 
 /// The warm share on real books: every book of the mdbook-katex corpus beside the
 /// repository (`../shared/corpus/*/book`), its `[preprocessor.katex]` header renamed,
 /// built cold once, then [`ROUNDS`] warm builds, each after one formula is appended to
-/// its first chapter. A Markdown table (empty without a corpus).
-fn corpus_shares(bin: &Path, target: &Path) -> Result<String> {
+/// its first chapter (empty without a corpus).
+pub fn corpus_warm_shares(bin: &Path, target: &Path) -> Result<Vec<WarmShare>> {
     let Ok(entries) = fs::read_dir(crate::compat::default_corpus()) else {
-        return Ok(String::new());
+        return Ok(Vec::new());
     };
     let mut books: Vec<std::path::PathBuf> = entries
         .flatten()
@@ -246,7 +325,7 @@ fn corpus_shares(bin: &Path, target: &Path) -> Result<String> {
         .filter(|b| b.join("book.toml").is_file())
         .collect();
     books.sort();
-    let mut rows = String::new();
+    let mut out = Vec::new();
     for book in books {
         let name = book
             .parent()
@@ -254,21 +333,7 @@ fn corpus_shares(bin: &Path, target: &Path) -> Result<String> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let to = target.join(format!("bench/warm-{name}"));
-        if to.exists() {
-            fs::remove_dir_all(&to)?;
-        }
-        copy_dir(&book, &to, &["book", ".mathcourse-cache"])?;
-        let toml = fs::read_to_string(to.join("book.toml"))?;
-        fs::write(
-            to.join("book.toml"),
-            toml.replace("[preprocessor.katex", "[preprocessor.mathcourse"),
-        )?;
-        let mut chapters: Vec<std::path::PathBuf> = walk_md(&to.join("src"))
-            .into_iter()
-            .filter(|p| !p.ends_with("SUMMARY.md"))
-            .collect();
-        chapters.sort();
-        let Some(edited) = chapters.first().cloned() else {
+        let Some(edited) = corpus_copy(&book, &to)? else {
             continue;
         };
         eprintln!("xtask: warm share on {name}");
@@ -285,28 +350,41 @@ fn corpus_shares(bin: &Path, target: &Path) -> Result<String> {
             shares.push(build_with_share(&to, bin)?);
         }
         let med = |f: &dyn Fn(&Share) -> f64| median(shares.iter().map(f).collect());
-        let cpu_share = med(&|s| 100.0 * s.ours_cpu_s / s.whole_cpu_s);
-        writeln!(
+        out.push(WarmShare {
+            name,
+            wall: med(&|s| s.whole_s),
+            ours_cpu: med(&|s| s.ours_cpu_s),
+            whole_cpu: med(&|s| s.whole_cpu_s),
+            cpu_share: med(&|s| 100.0 * s.ours_cpu_s / s.whole_cpu_s),
+            wall_share: med(&|s| 100.0 * s.ours_s / s.whole_s),
+        });
+    }
+    Ok(out)
+}
+
+/// The Markdown table of [`corpus_warm_shares`] (empty without a corpus).
+pub fn corpus_table(shares: &[WarmShare]) -> String {
+    let mut rows = String::new();
+    for s in shares {
+        let _ = writeln!(
             rows,
-            "| {name} | {:.2} | {:.3} | {:.2} | **{cpu_share:.1}%** | {:.1}% | {} |",
-            med(&|s| s.whole_s),
-            med(&|s| s.ours_cpu_s),
-            med(&|s| s.whole_cpu_s),
-            med(&|s| 100.0 * s.ours_s / s.whole_s),
-            if cpu_share <= 10.0 {
-                "**met**"
-            } else {
-                "**not met**"
-            }
-        )?;
+            "| {} | {:.2} | {:.3} | {:.2} | **{:.1}%** | {:.1}% | {} |",
+            s.name,
+            s.wall,
+            s.ours_cpu,
+            s.whole_cpu,
+            s.cpu_share,
+            s.wall_share,
+            met(s.cpu_share <= 10.0)
+        );
     }
     if rows.is_empty() {
-        return Ok(String::new());
+        return String::new();
     }
-    Ok(format!(
+    format!(
         "\nThe same warm share on the real books of the mdbook-katex corpus (`../shared/corpus`, each with its `[preprocessor.katex]` header renamed to `[preprocessor.mathcourse]`; built cold once, then {ROUNDS} warm builds, each after one formula is appended to its first chapter; medians):\n\n\
          | book | warm build, wall (s) | our CPU (s) | whole build's CPU (s) | our share of the CPU | our share of the wall clock | goal ≤ 10% |\n|---|---:|---:|---:|---:|---:|---|\n{rows}"
-    ))
+    )
 }
 
 /// Every `.md` file under `dir`.

@@ -136,8 +136,18 @@ fn build_allowing(dir: &Path, bin: &Path, may_fail: bool) -> Result<Run> {
     })
 }
 
-/// Builds and measures every size; returns the Markdown section.
-pub fn measure() -> Result<String> {
+/// How the per-item cost grows from 1× to 8×: the largest ratio over the kinds of
+/// input (the preprocessor's CPU time per item at 8× ÷ at 1×).
+#[derive(Debug, Clone)]
+pub struct Growth {
+    pub worst: f64,
+    /// The kind of input with that ratio.
+    pub kind: String,
+}
+
+/// Builds and measures every size; returns the Markdown section and how the per-item
+/// cost of each kind of input grows.
+pub fn measure() -> Result<(String, Growth)> {
     let root = repo_root();
     ensure_mdbook()?;
     let bin = crate::util::release_preprocessor(&root)?;
@@ -171,9 +181,9 @@ pub fn measure() -> Result<String> {
             )?;
         }
     }
-    let kinds = measure_kinds(&bin, &target)?;
+    let (kinds, growth) = measure_kinds(&bin, &target)?;
     let load = fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    Ok(format!(
+    let section = format!(
         "{HEADING}\n\n`cargo xtask bench-scale` (also run by `cargo xtask bench`): generated books of \
          50, 100 and 200 chapters, {FORMULAS_PER_CHAPTER} formulas each (inline, display, in claims), \
          built with `mdbook build` and the release preprocessor, cold (no cache) and warm (nothing \
@@ -183,7 +193,8 @@ pub fn measure() -> Result<String> {
          | chapters | formulas | build | preprocessor s | µs/formula | preprocessor peak MB | KB/formula | build s | µs/formula | build peak MB | KB/formula |\n\
          |---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n{rows}\n{kinds}",
         load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
-    ))
+    );
+    Ok((section, growth))
 }
 
 /// An input kind that must cost the same per item at any size (issue #25): a
@@ -294,11 +305,16 @@ fn symbol_table(n: usize) -> String {
 
 /// Each [`KINDS`] at 1×, 2×, 4× and 8×: the preprocessor's time per item (flat means
 /// linear), and the whole build's. A Markdown table.
-fn measure_kinds(bin: &Path, target: &Path) -> Result<String> {
+fn measure_kinds(bin: &Path, target: &Path) -> Result<(String, Growth)> {
     let mut rows = String::new();
+    let mut growth = Growth {
+        worst: 0.0,
+        kind: String::new(),
+    };
     for (k, kind) in KINDS.iter().enumerate() {
         let mut cells = Vec::new();
         let mut builds = Vec::new();
+        let mut per_item = Vec::new();
         for factor in [1, 2, 4, 8] {
             let n = kind.base * factor;
             let dir = target.join(format!("bench/kind-{k}-{factor}"));
@@ -317,6 +333,7 @@ fn measure_kinds(bin: &Path, target: &Path) -> Result<String> {
             )?;
             eprintln!("xtask: scaling by kind: {} × {n}", kind.name);
             let run = build_allowing(&dir, bin, kind.fails)?;
+            per_item.push(run.pre_cpu_s / n as f64);
             cells.push(format!(
                 "{:.2} s, **{:.0} µs**",
                 run.pre_cpu_s,
@@ -328,6 +345,13 @@ fn measure_kinds(bin: &Path, target: &Path) -> Result<String> {
                 run.build_s * 1e6 / n as f64
             ));
         }
+        let ratio = per_item[per_item.len() - 1] / per_item[0];
+        if ratio > growth.worst {
+            growth = Growth {
+                worst: ratio,
+                kind: kind.name.to_string(),
+            };
+        }
         writeln!(
             rows,
             "| {} | {} | {} | {} |",
@@ -337,15 +361,16 @@ fn measure_kinds(bin: &Path, target: &Path) -> Result<String> {
             builds.join(", ")
         )?;
     }
-    Ok(format!(
+    let text = format!(
         "### Per input kind\n\nOne chapter holding n items of one kind, at 1×, 2×, 4× and 8× (n = the base times that), built cold with `mdbook build` (books the items make fail still count: the preprocessor writes its stats before it stops). Each cell: the preprocessor's CPU time (all threads, user + system, from `getrusage` at exit: reading the book, processing it, printing its diagnostics, writing it back) and, in bold, that time per item; a flat per-item cost means linear growth. CPU time is shown because the wall clock of this shared machine moves with other work (and with `fsync` of the cache). Last column: wall-clock µs per item of our process / of the whole build, at 1×, 2×, 4× and 8×.\n\n\
          | input | base | 1× | 2× | 4× | 8× | wall µs/item, ours/build (1×, 2×, 4×, 8×) |\n|---|---:|---:|---:|---:|---:|---|\n{rows}"
-    ))
+    );
+    Ok((text, growth))
 }
 
 /// `cargo xtask bench-scale`: measure and write the section into BENCHMARKS.md.
 pub fn run() -> Result<()> {
-    let section = measure()?;
+    let (section, _) = measure()?;
     println!("{section}");
     let path = repo_root().join("BENCHMARKS.md");
     let text = fs::read_to_string(&path).unwrap_or_default();

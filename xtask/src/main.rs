@@ -11,6 +11,8 @@
 //!   "## Course book" section of BENCHMARKS.md (see [`bench_book`]).
 //! - `cargo xtask bench-scale`: generated books of 50, 100 and 200 chapters, cold and
 //!   warm: time and peak memory per formula (see [`bench_scale`]); also run by `bench`.
+//! - `cargo xtask bench-cold`: cold builds of the real books of `../shared/corpus`, ours
+//!   against mdbook-katex, interleaved: CPU, wall clock and peak memory (see [`bench_cold`]).
 //! - `cargo xtask fuzz [--time SECONDS]`: the stable-Rust fuzzer over the scanner, the
 //!   directive and option parsers, symbol tagging and whole chapters (see [`fuzz`]).
 //! - `cargo xtask compat [--debug] [--vs-katex] [BOOK_DIR...]`: real mdbook-katex books
@@ -24,6 +26,7 @@
 
 mod bench;
 mod bench_book;
+mod bench_cold;
 mod bench_scale;
 mod bench_widgets;
 mod compat;
@@ -47,6 +50,7 @@ fn main() -> Result<()> {
         Some("bench-widgets") => bench_widgets::write(),
         Some("bench-book") => bench_book::run(),
         Some("bench-scale") => bench_scale::run(),
+        Some("bench-cold") => bench_cold::run(),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("compat") => compat::run(&args[1..]),
         Some("package") => package::run(),
@@ -60,6 +64,7 @@ fn main() -> Result<()> {
                  bench-widgets   measure the widget bundle (size, events in Chromium) into BENCHMARKS.md\n  \
                  bench-book      time cold and warm builds of the course book into BENCHMARKS.md\n  \
                  bench-scale     build generated books of 50/100/200 chapters: time and memory per formula\n  \
+                 bench-cold      cold builds of the corpus books, ours against mdbook-katex: CPU, wall, peak memory\n  \
                  fuzz [--time S] fuzz the scanner, parsers, tagging and whole chapters (release; --debug)\n  \
                  compat [--debug] [--vs-katex] [BOOK_DIR...]\n                  \
                  build real mdbook-katex books (default: ../shared/corpus) and compare every formula\n  \

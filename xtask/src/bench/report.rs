@@ -15,6 +15,22 @@ const GOAL_COLD: f64 = 3.0;
 /// Goal: our process's share of a warm rebuild (one chapter edited), at most this many
 /// percent (issue #25).
 const GOAL_WARM_SHARE: f64 = 10.0;
+/// Goal: linear in every input (issue #25): the per-item CPU time at 8× at most this
+/// many times the one at 1× (a flat cost, with room for noise).
+const GOAL_GROWTH: f64 = 1.5;
+
+/// What `cargo xtask bench` measured beyond the render rate and the generated book,
+/// for the goals: the real books of the corpus and each kind of input.
+pub struct Measured {
+    /// Cold builds against mdbook-katex (`cargo xtask bench-cold`).
+    pub cold: Vec<crate::bench_cold::BookCold>,
+    /// Our share of warm builds of the corpus books (`cargo xtask bench-book`).
+    pub warm: Vec<crate::bench_book::WarmShare>,
+    /// Our share of warm builds of the course book, percent of the CPU time.
+    pub course_share: Option<f64>,
+    /// How the per-item cost grows (`cargo xtask bench-scale`).
+    pub growth: Option<crate::bench_scale::Growth>,
+}
 
 /// The machine and tool versions.
 pub struct Machine {
@@ -166,13 +182,28 @@ pub fn render(
     plan: &Plan,
     rate: &RateResult,
     b: &BuildResult,
+    real: &Measured,
     existing: &str,
 ) -> String {
     let r = ratios(rate, b);
     let mut s = String::new();
+    header(&mut s, m, plan, b);
+    goals(&mut s, &r, b, real);
+    rate_section(&mut s, m, rate, &r);
+    book_section(&mut s, b, &r);
+    breakdown_section(&mut s, b);
     let w = &mut s;
+    let _ = writeln!(w, "## More benchmarks\n");
+    let _ = writeln!(
+        w,
+        "Later benchmarks (e.g. widget sizes) go below this line; `cargo xtask bench` keeps \
+         everything after it.\n"
+    );
+    with_kept_tail(s, existing)
+}
 
-    // --- Header ---------------------------------------------------------------
+/// The title, the date, the machine and the tools.
+fn header(w: &mut String, m: &Machine, plan: &Plan, b: &BuildResult) {
     let _ = writeln!(w, "# Benchmarks\n");
     if plan.quick {
         let _ = writeln!(
@@ -215,51 +246,146 @@ pub fn render(
             .as_ref()
             .map_or(String::new(), |v| format!(" (bundles KaTeX {v})"))
     );
+}
 
-    // --- Goals ----------------------------------------------------------------
+/// The goals, each with what this run measured, its status and its own command.
+fn goals(w: &mut String, r: &Ratios, b: &BuildResult, real: &Measured) {
     let _ = writeln!(w, "## Goals\n");
-    let _ = writeln!(w, "| goal | measured | status |\n|---|---:|---|");
+    let _ = writeln!(
+        w,
+        "The render rate, and the goals of issue #25 measured by benchmarks (its other two, \
+         budgets checked before an option map or list is parsed and only regular files read \
+         from the cache, are rules checked by tests). Every number is from this run; the last \
+         column names the command that measures it on its own.\n"
+    );
+    let _ = writeln!(
+        w,
+        "| goal | measured | status | command |\n|---|---|---|---|"
+    );
     let rate_ok = r.rate_one >= GOAL_RATE && r.rate_per_core >= GOAL_RATE;
     let _ = writeln!(
         w,
-        "| render rate ≥ {GOAL_RATE}× the official KaTeX (Node) per core, on one thread and on all threads | {} (1 thread), {} (per core, all threads) | {} |",
+        "| render rate ≥ {GOAL_RATE}× the official KaTeX (Node) per core, on one thread and on all threads | {} (1 thread), {} (per core, all threads) | {} | `cargo xtask bench` |",
         ratio(r.rate_one),
         ratio(r.rate_per_core),
         met(rate_ok)
     );
-    match r.cold {
-        Some(c) => {
-            let _ = writeln!(
-                w,
-                "| cold book build ≥ {GOAL_COLD}× faster than mdbook-katex (wall clock, interleaved runs) | {} faster | {} |",
-                ratio(c),
-                met(c >= GOAL_COLD)
-            );
-        }
-        None => {
-            let _ = writeln!(
-                w,
-                "| cold book build ≥ {GOAL_COLD}× faster than mdbook-katex (wall clock, interleaved runs) | n/a (see below) | not measured |"
-            );
-        }
+    if let Some(g) = &real.growth {
+        let _ = writeln!(
+            w,
+            "| linear in every input: our CPU time per item flat from 1× to 8× for every kind of input (\"Per input kind\") | largest per-item cost at 8× ÷ at 1×: {:.2} ({}) | {} (≤ {GOAL_GROWTH}) | `cargo xtask bench-scale` |",
+            g.worst,
+            g.kind,
+            met(g.worst <= GOAL_GROWTH)
+        );
     }
-    let share = {
-        let bd = &b.breakdown;
-        let build = super::median(bd.build.clone());
-        100.0 * super::median(bd.preprocessor.clone()) / build
+    warm_goal(w, real);
+    cold_goals(w, r, b, real);
+    let _ = writeln!(w);
+}
+
+/// The warm-share row.
+fn warm_goal(w: &mut String, real: &Measured) {
+    let mut shown: Vec<String> = real
+        .warm
+        .iter()
+        .map(|s| format!("{} {:.1}%", s.name, s.cpu_share))
+        .collect();
+    if let Some(c) = real.course_share {
+        shown.push(format!("the course book {c:.1}%"));
+    }
+    let books_ok =
+        !real.warm.is_empty() && real.warm.iter().all(|s| s.cpu_share <= GOAL_WARM_SHARE);
+    let course_ok = real.course_share.is_none_or(|c| c <= GOAL_WARM_SHARE);
+    let over: Vec<String> = real
+        .warm
+        .iter()
+        .filter(|s| s.cpu_share > GOAL_WARM_SHARE)
+        .map(|s| {
+            format!(
+                "{} (ours {:.3} s of the build's {:.2} s)",
+                s.name, s.ours_cpu, s.whole_cpu
+            )
+        })
+        .collect();
+    let course_why = "its directives (YAML options, the notation, templates, symbol tagging) are read and rendered again in every build, only formulas are cached, and mdBook itself spends little on it (\"Course book\")";
+    let status = match (books_ok, course_ok) {
+        (true, true) => met(true).to_string(),
+        (true, false) => format!("**met** on the real books; **not met** on the course book: {course_why}"),
+        (false, _) if !over.is_empty() => format!(
+            "**not met** on {}: on a small book mdBook's own work is short and our fixed costs (start, reading every pack, writing the book back) stay (\"Issue #25\" below){}",
+            over.join(", "),
+            if course_ok { String::new() } else { format!("; nor on the course book: {course_why}") }
+        ),
+        _ => met(false).to_string(),
     };
     let _ = writeln!(
         w,
-        "| a warm rebuild (one chapter edited) spends ≤ {GOAL_WARM_SHARE:.0}% of its time in our process | {share:.0}% (the whole build: {} of plain mdBook's) | {} |",
-        ratio(r.warm_vs_plain),
-        met(share <= GOAL_WARM_SHARE)
+        "| a warm rebuild (one chapter edited) of a real book spends ≤ {GOAL_WARM_SHARE:.0}% of its CPU time in our process | {} | {status} | `cargo xtask bench-book` |",
+        if shown.is_empty() { "n/a (no corpus)".to_string() } else { shown.join(", ") }
     );
+}
+
+/// The three cold-build rows: CPU, wall clock, peak memory against mdbook-katex.
+fn cold_goals(w: &mut String, r: &Ratios, b: &BuildResult, real: &Measured) {
+    use crate::bench_cold::{CPU_GOAL, WALL_GOAL};
+    if real.cold.is_empty() {
+        let _ = writeln!(
+            w,
+            "| a cold build uses ≥ {CPU_GOAL}× less CPU than mdbook-katex on the same real book, ≥ {WALL_GOAL}× less wall time, and at most its peak memory | n/a: no corpus of real books, or mdbook-katex not installed; the generated book of {} formulas, wall clock: {} | not measured | `cargo xtask bench-cold` |",
+            b.inline + b.display,
+            r.cold.map_or("n/a".to_string(), ratio),
+        );
+        return;
+    }
+    let each = |f: &dyn Fn(&crate::bench_cold::BookCold) -> String| -> String {
+        real.cold.iter().map(f).collect::<Vec<_>>().join(", ")
+    };
+    let all = |f: &dyn Fn(&crate::bench_cold::BookCold) -> bool| -> bool {
+        !real.cold.is_empty() && real.cold.iter().all(f)
+    };
+    let cpu_ok = all(&|c| c.cpu_ratio() >= CPU_GOAL);
+    let cpu_status = if cpu_ok {
+        met(true).to_string()
+    } else {
+        format!(
+            "**not met**; ceiling: mdBook's own part of mdbook-katex's build (its work on mdbook-katex's output, without the preprocessor) limits any preprocessor to {} on these books; ours also hands mdBook KaTeX's MathML for screen readers, which mdbook-katex leaves out, and mdBook's part grows with it (\"Cold build against mdbook-katex\")",
+            each(&|c| format!("{} {:.2}×", c.name, c.cpu_ceiling()))
+        )
+    };
     let _ = writeln!(
         w,
-        "| a cold build uses ≥ 4× less CPU than mdbook-katex, and at most its peak memory | not measured by this command: see \"Issue #25\" below | |\n"
+        "| a cold build uses ≥ {CPU_GOAL}× less CPU than mdbook-katex on the same real book | {} | {cpu_status} | `cargo xtask bench-cold` |",
+        each(&|c| format!("{} {:.2}×", c.name, c.cpu_ratio()))
     );
+    let wall_ok = all(&|c| c.wall_ratio() >= WALL_GOAL);
+    let _ = writeln!(
+        w,
+        "| a cold build ≥ {WALL_GOAL}× faster than mdbook-katex (wall clock, interleaved runs) | {}; the generated book of {} formulas: {} | {} | `cargo xtask bench-cold`, `cargo xtask bench` |",
+        each(&|c| format!("{} {:.2}×", c.name, c.wall_ratio())),
+        b.inline + b.display,
+        r.cold.map_or("n/a".to_string(), ratio),
+        if wall_ok { met(true).to_string() } else { "**not met**: as for the CPU, mdBook's own work sets a ceiling on small books".to_string() }
+    );
+    let peak_ok = all(&|c| c.peak_ratio() <= 1.0);
+    let _ = writeln!(
+        w,
+        "| a cold build's peak memory at most mdbook-katex's | ours ÷ theirs: {} | {} | `cargo xtask bench-cold` |",
+        each(&|c| format!("{} {:.2}", c.name, c.peak_ratio())),
+        if peak_ok {
+            met(true).to_string()
+        } else {
+            format!(
+                "**not met**; floor: the peak is mdBook's, not ours (our process peaks at {}): mdBook holds and renders our output, which carries the MathML for screen readers that mdbook-katex leaves out (\"Issue #25\" below)",
+                each(&|c| format!("{:.0} MiB on {}", c.own_peak_mib(), c.name))
+            )
+        }
+    );
+}
 
-    // --- Render rate ----------------------------------------------------------
+/// The render rate against the official KaTeX.
+fn rate_section(w: &mut String, m: &Machine, rate: &RateResult, r: &Ratios) {
+    let rate_ok = r.rate_one >= GOAL_RATE && r.rate_per_core >= GOAL_RATE;
     let _ = writeln!(w, "## Render rate\n");
     let _ = writeln!(
         w,
@@ -313,8 +439,10 @@ pub fn render(
         "Goal: ≥ {GOAL_RATE}× the official KaTeX per core, on one thread and on all threads: {}.\n",
         met(rate_ok)
     );
+}
 
-    // --- Book build -----------------------------------------------------------
+/// The generated book built with each preprocessor.
+fn book_section(w: &mut String, b: &BuildResult, r: &Ratios) {
     let _ = writeln!(w, "## Book build\n");
     let _ = writeln!(
         w,
@@ -390,6 +518,12 @@ pub fn render(
         );
     }
     let _ = writeln!(w);
+    book_comparison(w, b, r);
+}
+
+/// The ratios of the generated book's builds, the formula checks and what mdbook-katex
+/// printed.
+fn book_comparison(w: &mut String, b: &BuildResult, r: &Ratios) {
     let opt = |x: Option<f64>| x.map_or("n/a".to_string(), ratio);
     let _ = writeln!(
         w,
@@ -443,8 +577,10 @@ pub fn render(
                 .trim()
         );
     }
+}
 
-    // --- Breakdown ------------------------------------------------------------
+/// Where a warm build of ours spends its time.
+fn breakdown_section(w: &mut String, b: &BuildResult) {
     let bd = &b.breakdown;
     let med = |v: &Vec<f64>| super::median(v.clone());
     let (build, pre, build_ns) = (
@@ -514,15 +650,6 @@ pub fn render(
             ""
         }
     );
-
-    // --- Kept tail ------------------------------------------------------------
-    let _ = writeln!(w, "## More benchmarks\n");
-    let _ = writeln!(
-        w,
-        "Later benchmarks (e.g. widget sizes) go below this line; `cargo xtask bench` keeps \
-         everything after it.\n"
-    );
-    with_kept_tail(s, existing)
 }
 
 /// `head`, then [`MARKER`] on its own line, then whatever followed the marker in
