@@ -66,6 +66,7 @@ pub fn render_chapter(record: &ChapterRecord, book: &BookContext, html: bool) ->
             on_error: book.on_error,
             error_color: &book.error_color,
             mathjax_macros: Default::default(),
+            forbidden_macros: Default::default(),
         },
         calc_scope: Default::default(),
         nesting: 0,

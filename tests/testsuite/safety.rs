@@ -157,6 +157,8 @@ const ALLOWED_TAGS: &[&str] = &[
     "g",
     "text",
     "tspan",
+    // a picture's label: HTML drawing its text from `data-mc-t` (`svg::open_label`)
+    "foreignobject",
     "title",
     "desc",
     "defs",

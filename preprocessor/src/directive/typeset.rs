@@ -3,7 +3,7 @@
 //! the chapter's macros, and reports what does not typeset. The part of the rendering
 //! context that typesets (`cx.math`); each method takes the [`Report`] it reports to.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
 use super::math_errors;
@@ -29,6 +29,9 @@ pub struct Typeset<'a> {
     /// Macros defined so far on this page by `\newcommand` or `\def` in a formula
     /// (MathJax keeps them for the rest of the page).
     pub(crate) mathjax_macros: BTreeMap<String, String>,
+    /// The macros that reach a forbidden command, by the fingerprint of the options
+    /// they belong to: found once per set of macros, not once per formula.
+    pub(crate) forbidden_macros: HashMap<String, Vec<(String, String)>>,
 }
 
 impl Typeset<'_> {
@@ -118,7 +121,7 @@ impl Typeset<'_> {
 
     /// Reports the commands an author may not write in math (`\href`, `\htmlData`, ...):
     /// KaTeX's trust is granted only to the symbol tags mathcourse emits.
-    fn check_commands(&self, report: &mut Report, tex: &str, span: &scan::MathSpan) {
+    fn check_commands(&mut self, report: &mut Report, tex: &str, span: &scan::MathSpan) {
         let mut found: Vec<(String, Range<usize>)> = crate::inspect::forbidden_commands(tex)
             .into_iter()
             // The symbol tag mathcourse itself emits (in tagged formulas), exactly; any
@@ -127,7 +130,12 @@ impl Typeset<'_> {
             .map(|(name, range)| (format!("`{name}`"), range))
             .collect();
         // A macro (book-wide or from front matter) can hide one of them.
-        for (name, command) in macros_reaching_forbidden(&self.options.macros) {
+        if !self.forbidden_macros.contains_key(self.fingerprint) {
+            let tainted = macros_reaching_forbidden(&self.options.macros);
+            self.forbidden_macros
+                .insert(self.fingerprint.to_string(), tainted);
+        }
+        for (name, command) in &self.forbidden_macros[self.fingerprint] {
             for (at, _) in tex.match_indices(name.as_str()) {
                 let end = at + name.len();
                 if !tex[end..].starts_with(|c: char| c.is_ascii_alphabetic()) {
