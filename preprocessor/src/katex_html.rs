@@ -102,10 +102,31 @@ fn annotation(raw: &str) -> Option<String> {
 /// A token of the engine's HTML with its attributes sorted (a tag) or made safe for
 /// Markdown (a text).
 fn prepare(token: Token<'_>) -> Token<'_> {
+    // Most tags and texts come out as they went in: they are then passed on, not copied.
     match token {
-        Token::Tag(tag) => Token::Tag(Cow::Owned(tag_newlines(&sort_attributes(&tag)))),
+        Token::Tag(tag) => {
+            let sorted = match sort_attributes(&tag) {
+                Cow::Owned(sorted) => Some(sorted),
+                Cow::Borrowed(_) => None,
+            };
+            let tag = sorted.map_or(tag, Cow::Owned);
+            if tag.contains(['\r', '\n']) {
+                Token::Tag(Cow::Owned(tag_newlines(&tag)))
+            } else {
+                Token::Tag(tag)
+            }
+        }
+        Token::Text(text) if text_is_safe(&text) => Token::Text(text),
         Token::Text(text) => Token::Text(Cow::Owned(escape_text(&text))),
     }
+}
+
+/// True when [`escape_text`] would return `text` unchanged.
+fn text_is_safe(text: &str) -> bool {
+    const SPECIAL: [char; 16] = [
+        '\r', '\n', '\\', '*', '_', '[', ']', '`', '~', '|', '$', '!', '{', '}', '\'', '"',
+    ];
+    !text.contains(SPECIAL) && !text.contains("--") && !text.contains("..")
 }
 
 /// Makes HTML safe to splice into Markdown: in text content (never inside tags),
@@ -249,6 +270,19 @@ fn canonical_tag(inner: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn safe_text_is_exactly_what_escaping_leaves_unchanged() {
+        let samples = [
+            "x", "a b", "1.5", "a.b", "a..b", "a-b", "a--b", "−", "é", "\\", "*", "_", "[", "]",
+            "`", "~", "|", "$", "!", "{", "}", "'", "\"", "\n", "\r", "\r\n", "&amp;", "<", "x-",
+            "x.",
+        ];
+        for s in samples {
+            let unchanged = super::escape_text(s) == s;
+            assert_eq!(super::text_is_safe(s), unchanged, "{s:?}");
+        }
+    }
+
     use super::finish;
 
     /// A formula's HTML as the engine writes it: MathML (with `mathml` inside), the
