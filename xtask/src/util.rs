@@ -8,12 +8,13 @@ use anyhow::{bail, Context, Result};
 /// The mdBook version the project is built and tested with.
 pub const MDBOOK_VERSION: &str = "0.5.4";
 
-/// The repository root (the parent of `xtask/`).
+/// The repository root (the parent of `xtask/`). Read when xtask runs (`cargo run` sets
+/// `CARGO_MANIFEST_DIR`), not when it was compiled: two checkouts sharing one target dir
+/// reuse one xtask binary, which must work on the checkout it is run from.
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
+    manifest.parent().unwrap_or(Path::new(".")).to_path_buf()
 }
 
 /// Runs a command in the current folder, failing on a non-zero exit.
