@@ -26,7 +26,6 @@ fn serve_fixture(csp: Csp) -> (BookTest, Server) {
     (test, server)
 }
 
-/// Scrolls widget `id` into view and waits until the loader marks it live.
 /// Opens `page` and returns the id of its first plot once it is live.
 async fn open_first_plot(b: &Browser, server: &Server, page: &str) -> String {
     b.client.goto(&server.url(page)).await.unwrap();
@@ -41,6 +40,7 @@ async fn open_first_plot(b: &Browser, server: &Server, page: &str) -> String {
     id
 }
 
+/// Scrolls widget `id` into view and waits until the loader marks it live.
 async fn wait_live(b: &Browser, id: &str) {
     b.js(
         "document.getElementById(arguments[0]).scrollIntoView({block: 'center'}); return true;",

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::util::{ensure_mdbook, output_of, repo_root, splice_section};
+use crate::util::{ensure_mdbook, met, output_of, repo_root, splice_section};
 
 const ROUNDS: usize = 5;
 pub const HEADING: &str = "## Course book";
@@ -211,14 +211,6 @@ fn percents(v: &[f64]) -> String {
         .map(|p| format!("{p:.1}%"))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-fn met(ok: bool) -> &'static str {
-    if ok {
-        "**met**"
-    } else {
-        "**not met**"
-    }
 }
 
 /// The section on the course book (`out`: its last build's output).

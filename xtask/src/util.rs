@@ -17,6 +17,15 @@ pub fn repo_root() -> PathBuf {
     manifest.parent().unwrap_or(Path::new(".")).to_path_buf()
 }
 
+/// A goal's status in the benchmark reports: "**met**" or "**not met**".
+pub fn met(ok: bool) -> &'static str {
+    if ok {
+        "**met**"
+    } else {
+        "**not met**"
+    }
+}
+
 /// Runs a command in the current folder, failing on a non-zero exit.
 pub fn run(program: &str, args: &[&str]) -> Result<()> {
     run_in(&std::env::current_dir()?, program, args)

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::{BuildResult, KatexTool, Plan, RateResult, Timings};
-use crate::util::{output_of, repo_root};
+use crate::util::{met, output_of, repo_root};
 
 /// Sections after this line survive a rewrite (later benchmarks append there).
 pub const MARKER: &str = "<!-- more benchmarks below -->";
@@ -118,14 +118,6 @@ fn runs(t: &Timings) -> String {
         .map(|r| format!("{r:.2}"))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-fn met(ok: bool) -> &'static str {
-    if ok {
-        "**met**"
-    } else {
-        "**not met**"
-    }
 }
 
 fn mb(bytes: u64) -> String {
