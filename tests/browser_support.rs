@@ -455,6 +455,22 @@ impl Browser {
             .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
     }
 
+    /// Scrolls widget `id` into view and waits until the loader marks it live (the
+    /// loader starts a widget when it nears the viewport).
+    pub async fn wait_widget_live(&self, id: &str) {
+        self.js(
+            "document.getElementById(arguments[0]).scrollIntoView({block: 'center'}); return true;",
+            vec![serde_json::json!(id)],
+        )
+        .await;
+        self.wait_until(
+            &format!("return document.getElementById('{id}').dataset.live === 'true';"),
+            Duration::from_secs(20),
+            &format!("widget {id} to become live"),
+        )
+        .await;
+    }
+
     /// Waits until `script` returns true (polling), or panics with `what`.
     pub async fn wait_until(&self, script: &str, timeout: Duration, what: &str) {
         let start = Instant::now();

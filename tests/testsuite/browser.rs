@@ -36,23 +36,8 @@ async fn open_first_plot(b: &Browser, server: &Server, page: &str) -> String {
         )
         .await;
     let id = id.as_str().unwrap().to_string();
-    wait_live(b, &id).await;
+    b.wait_widget_live(&id).await;
     id
-}
-
-/// Scrolls widget `id` into view and waits until the loader marks it live.
-async fn wait_live(b: &Browser, id: &str) {
-    b.js(
-        "document.getElementById(arguments[0]).scrollIntoView({block: 'center'}); return true;",
-        vec![json!(id)],
-    )
-    .await;
-    b.wait_until(
-        &format!("return document.getElementById('{id}').dataset.live === 'true';"),
-        LIVE_TIMEOUT,
-        &format!("widget {id} to become live"),
-    )
-    .await;
 }
 
 /// JavaScript: `shown(node)`, the text a reader sees in `node`: its text nodes and, in
@@ -214,7 +199,7 @@ fn browser_vectors_keys_drag_touch_slider_under_strict_csp() {
         let b = Browser::start(1200, 900).await;
         b.client.goto(&server.url("vectors.html")).await.unwrap();
         let id = "mc-widget-1";
-        wait_live(&b, id).await;
+        b.wait_widget_live(id).await;
 
         // Hydration changes nothing visible: the live markup is the build-time markup
         // (up to the whitespace mdBook's serializer puts between blocks, and the text the
@@ -479,7 +464,7 @@ fn browser_every_widget_responds_with_the_right_numbers() {
 
         // matrix-shapes: hover a cell of AB; the readout is row·column of A and B.
         let id = "mc-widget-1";
-        wait_live(&b, id).await;
+        b.wait_widget_live(id).await;
         let a = table_numbers(&b, id, ".mc-w-matrix-a").await;
         let bm = table_numbers(&b, id, ".mc-w-matrix-b").await;
         let cell = b
@@ -526,7 +511,7 @@ fn browser_every_widget_responds_with_the_right_numbers() {
 
         // softmax: one step of the temperature slider (keyboard); bars = softmax(z/T).
         let id = "mc-widget-2";
-        wait_live(&b, id).await;
+        b.wait_widget_live(id).await;
         focus(&b, id, "input[name=temperature]").await;
         press(&b, Key::Right).await;
         let t = number(&value(&b, id, "temperature").await);
@@ -549,7 +534,7 @@ fn browser_every_widget_responds_with_the_right_numbers() {
 
         // surprise: a probability slider; surprise = -log2 p, perplexity = 2^mean.
         let id = "mc-widget-3";
-        wait_live(&b, id).await;
+        b.wait_widget_live(id).await;
         focus(&b, id, "input[name=p-1]").await;
         press(&b, Key::Right).await;
         let mut probs = Vec::new();
@@ -567,7 +552,7 @@ fn browser_every_widget_responds_with_the_right_numbers() {
 
         // gd-1d: one Step: x₁ = x₀ − η f'(x₀), f'(x) = 2(x − 2) + 1.5 cos 3x.
         let id = "mc-widget-4";
-        wait_live(&b, id).await;
+        b.wait_widget_live(id).await;
         let x0 = number(&value(&b, id, "x").await);
         click_action(&b, id, "step").await;
         let df = |x: f64| 2.0 * (x - 2.0) + 1.5 * (3.0 * x).cos();
@@ -582,7 +567,7 @@ fn browser_every_widget_responds_with_the_right_numbers() {
 
         // gd-2d: one Step of plain descent on ½(aθ₁² + bθ₂²), a = 1, b = 20, η = 0.08.
         let id = "mc-widget-5";
-        wait_live(&b, id).await;
+        b.wait_widget_live(id).await;
         let (t1, t2) = (
             number(&value(&b, id, "theta1").await),
             number(&value(&b, id, "theta2").await),
@@ -606,7 +591,7 @@ fn browser_every_widget_responds_with_the_right_numbers() {
         // attention: ArrowRight on the selected token selects the next one; focus follows;
         // the weights row is a distribution and the top token has the largest weight.
         let id = "mc-widget-6";
-        wait_live(&b, id).await;
+        b.wait_widget_live(id).await;
         focus(&b, id, "[data-key=query][tabindex=\"0\"]").await;
         press(&b, Key::Right).await;
         assert_eq!(value(&b, id, "query").await, "on");
@@ -648,7 +633,7 @@ fn browser_every_widget_responds_with_the_right_numbers() {
 
         // sqrt-d: scaling by √d brings the spread of the dot products to about 1.
         let id = "mc-widget-7";
-        wait_live(&b, id).await;
+        b.wait_widget_live(id).await;
         let d = number(&value(&b, id, "d").await);
         let spread = number(&value(&b, id, "spread").await);
         assert!(
@@ -822,7 +807,7 @@ fn browser_values_not_used_as_typed_say_so() {
 
         // softmax (scores 2, 1, 0.1): "99" in the first score.
         let id = "mc-widget-2";
-        wait_live(&b, id).await;
+        b.wait_widget_live(id).await;
         type_into(&b, id, "input[name=score-0]", "99").await;
         let note = |n: &str| format!("#{id}-{n}-note");
         assert_eq!(
@@ -886,14 +871,14 @@ fn browser_values_not_used_as_typed_say_so() {
 
         // surprise (probs 0.5, 0.125, 0.9, 0.1): the slider holds 0.125 exactly.
         let id = "mc-widget-3";
-        wait_live(&b, id).await;
+        b.wait_widget_live(id).await;
         assert_eq!(prop(&b, id, "input[name=p-1]", "el.value").await, "0.125");
         assert_eq!(value(&b, id, "p-1").await, "0.125");
         assert_eq!(value(&b, id, "bits-1").await, "3.00");
 
         // sqrt-d: d = 5000 is more than 512.
         let id = "mc-widget-7";
-        wait_live(&b, id).await;
+        b.wait_widget_live(id).await;
         type_into(&b, id, "input[name=d]", "5000").await;
         press(&b, Key::Tab).await;
         assert_eq!(value(&b, id, "d").await, "512");
@@ -984,7 +969,7 @@ fn widgets_benchmark() {
             dcl.push(t[1].as_f64().unwrap());
         }
         // Slider and drag events on the vectors widget.
-        wait_live(&b, "mc-widget-1").await;
+        b.wait_widget_live("mc-widget-1").await;
         let slider = b
             .js(
                 "const fig = document.getElementById('mc-widget-1'); const input = fig.querySelector('input[name=a1]');\
@@ -1035,7 +1020,7 @@ fn widgets_benchmark() {
             .await;
         for pair in ids.as_array().unwrap() {
             let (id, name) = (pair[0].as_str().unwrap(), pair[1].as_str().unwrap());
-            wait_live(&b, id).await;
+            b.wait_widget_live(id).await;
             let times = b
                 .js(
                     "const fig = document.getElementById(arguments[0]); const input = fig.querySelector('input[type=range]');\

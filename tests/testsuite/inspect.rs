@@ -7,7 +7,7 @@ use std::time::Duration;
 use fantoccini::actions::{InputSource, MouseActions, PointerAction};
 use fantoccini::key::Key;
 use mathcourse_tests::browser_support::{self, Browser, Csp, Pointer, Server};
-use mathcourse_tests::{check_snapshot, BookTest};
+use mathcourse_tests::{check_snapshot, process, BookTest};
 use serde_json::{json, Value};
 
 use super::check::stable_main;
@@ -421,18 +421,9 @@ fn browser_hover_focus_keys_tap_walk_and_axe() {
         // The widget first: going live re-renders its controls (their classes too), so a
         // control lit before that could lose its highlight.
         let fig = b
-            .js(
-                "const f = document.querySelector('.mc-widget'); f.scrollIntoView({block: 'center'}); return f.id;",
-                vec![],
-            )
+            .js("return document.querySelector('.mc-widget').id;", vec![])
             .await;
-        let fig = fig.as_str().unwrap().to_string();
-        b.wait_until(
-            &format!("return document.getElementById('{fig}').dataset.live === 'true';"),
-            Duration::from_secs(20),
-            "the softmax widget to become live",
-        )
-        .await;
+        b.wait_widget_live(fig.as_str().unwrap()).await;
         let value = "return document.querySelector('#eq-softmax [data-mc-sym=\"temp\"] [data-mc-value]').textContent;";
         assert_eq!(b.js(value, vec![]).await, json!("= 1.00"));
         b.js(
@@ -533,22 +524,9 @@ fn browser_hover_focus_keys_tap_walk_and_axe() {
 /// The diagnostics of the `inspect/basic` book with `src/claims.md` replaced by `text`,
 /// rendered as the CLI prints them, and the number of errors.
 fn claims_diagnostics(text: &str) -> (String, usize) {
-    use mdbook_mathcourse::diagnostic::{render_all, Severity};
     let mut test = BookTest::from_dir("inspect/basic");
     test.change_file("src/claims.md", text);
-    let md = mdbook_driver::MDBook::load(&test.root).unwrap();
-    let ctx = mdbook_preprocessor::PreprocessorContext::new(
-        test.root.clone(),
-        md.config.clone(),
-        "html".into(),
-    );
-    let outcome = mdbook_mathcourse::process(&ctx, md.book.clone()).unwrap();
-    let errors = outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
-    (render_all(&outcome.diagnostics, false), errors)
+    process(&test).expect("the book loads")
 }
 
 const TWO_MINUSES: &str = "# Claims\n\n:::{symbol-table} Signs\n---\n- {id: minus-loss, tex: '-', read: minus, meaning: 'Turns a log probability into a loss'}\n- {id: minus-step, tex: '-', read: minus, meaning: 'Step against the gradient'}\n---\n:::\n\n";

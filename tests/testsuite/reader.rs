@@ -843,17 +843,7 @@ fn reader_widget_picture_text_is_drawn_but_not_indexed() {
                 .await;
             for id in ids.as_array().unwrap() {
                 let id = id.as_str().unwrap();
-                b.js(
-                    "document.getElementById(arguments[0]).scrollIntoView({block: 'center'}); return true;",
-                    vec![json!(id)],
-                )
-                .await;
-                b.wait_until(
-                    &format!("return document.getElementById('{id}').dataset.live === 'true';"),
-                    Duration::from_secs(20),
-                    &format!("widget {id} on {page} to become live"),
-                )
-                .await;
+                b.wait_widget_live(id).await;
             }
             // A label's box reaches past its picture (the text may overflow it), never
             // past the page: nothing scrolls sideways on a phone.

@@ -1,7 +1,7 @@
 //! The `{widget}` directive in built books: every widget rendered at build time into a
 //! `<figure>` the loader makes live, and located diagnostics for author mistakes.
 
-use mathcourse_tests::{check_snapshot, BookTest};
+use mathcourse_tests::{check_snapshot, process, BookTest};
 
 #[test]
 fn widgets_render_their_initial_state_at_build_time() {
@@ -102,25 +102,10 @@ fn other_renderers_get_the_caption_and_the_widget_name() {
 /// naming it, with the right hint.
 #[test]
 fn plot_hints_name_the_real_mistake() {
-    use mdbook_mathcourse::diagnostic::{render_all, Severity};
     let test = BookTest::from_dir("widgets/plot-hints");
-    let md = mdbook_driver::MDBook::load(&test.root).unwrap();
-    let ctx = mdbook_preprocessor::PreprocessorContext::new(
-        test.root.clone(),
-        md.config.clone(),
-        "html".into(),
-    );
-    let outcome = mdbook_mathcourse::process(&ctx, md.book.clone()).unwrap();
-    let errors = outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
+    let (text, errors) = process(&test).expect("the book loads");
     // Errors and warnings, in the order of the chapter.
-    let err = format!(
-        "{}{errors} errors\n",
-        render_all(&outcome.diagnostics, false)
-    );
+    let err = format!("{text}{errors} errors\n");
     check_snapshot(&err, &test.fixture.join("expected/error.txt"));
     for needle in [
         "curve 1: unknown name `coss`",

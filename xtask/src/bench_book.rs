@@ -9,7 +9,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::util::{ensure_mdbook, met, output_of, repo_root, splice_section};
+use crate::util::{ensure_mdbook, files_with_extension, met, output_of, repo_root, splice_section};
 
 const ROUNDS: usize = 5;
 pub const HEADING: &str = "## Course book";
@@ -218,7 +218,7 @@ fn course_section(runs: &CourseRuns, out: &Path) -> String {
     let pct = |f: &dyn Fn(&Share) -> f64| -> Vec<f64> { runs.warm_ours.iter().map(f).collect() };
     let wall_shares = pct(&|s| 100.0 * s.ours_s / s.whole_s);
     let cpu_shares = pct(&|s| 100.0 * s.ours_cpu_s / s.whole_cpu_s);
-    let pages = walk_html(out);
+    let pages = files_with_extension(out, "html");
     let formulas: usize = pages
         .iter()
         .filter(|p| !p.ends_with("print.html"))
@@ -295,7 +295,7 @@ fn corpus_copy(book: &Path, to: &Path) -> Result<Option<std::path::PathBuf>> {
         to.join("book.toml"),
         toml.replace("[preprocessor.katex", "[preprocessor.mathcourse"),
     )?;
-    let mut chapters: Vec<std::path::PathBuf> = walk_md(&to.join("src"))
+    let mut chapters: Vec<std::path::PathBuf> = files_with_extension(&to.join("src"), "md")
         .into_iter()
         .filter(|p| !p.ends_with("SUMMARY.md"))
         .collect();
@@ -377,37 +377,4 @@ pub fn corpus_table(shares: &[WarmShare]) -> String {
         "\nThe same warm share on the real books of the mdbook-katex corpus (`../shared/corpus`, each with its `[preprocessor.katex]` header renamed to `[preprocessor.mathcourse]`; built cold once, then {ROUNDS} warm builds, each after one formula is appended to its first chapter; medians):\n\n\
          | book | warm build, wall (s) | our CPU (s) | whole build's CPU (s) | our share of the CPU | our share of the wall clock | goal ≤ 10% |\n|---|---:|---:|---:|---:|---:|---|\n{rows}"
     )
-}
-
-/// Every `.md` file under `dir`.
-fn walk_md(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    let Ok(entries) = fs::read_dir(dir) else {
-        return out;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(walk_md(&p));
-        } else if p.extension().is_some_and(|x| x == "md") {
-            out.push(p);
-        }
-    }
-    out
-}
-
-fn walk_html(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    let Ok(entries) = fs::read_dir(dir) else {
-        return out;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(walk_html(&p));
-        } else if p.extension().is_some_and(|x| x == "html") {
-            out.push(p);
-        }
-    }
-    out
 }

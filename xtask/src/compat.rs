@@ -296,8 +296,7 @@ fn read_reference(path: &Path) -> Result<Vec<Formula>> {
 /// there is none); display when the formula sits in a `katex-display` span. Skips
 /// `print.html`, `toc.html` and `404.html` (copies of the chapters, or no chapter).
 fn extract(built: &Path) -> Result<Vec<Formula>> {
-    let mut pages = Vec::new();
-    walk_html(built, &mut pages);
+    let mut pages = crate::util::files_with_extension(built, "html");
     pages.sort();
     let mut out = Vec::new();
     for path in pages {
@@ -350,20 +349,6 @@ fn extract(built: &Path) -> Result<Vec<Formula>> {
         }
     }
     Ok(out)
-}
-
-fn walk_html(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            walk_html(&p, out);
-        } else if p.extension().is_some_and(|x| x == "html") {
-            out.push(p);
-        }
-    }
 }
 
 /// Decodes the HTML character references KaTeX and mdBook write (`&amp;`, `&lt;`,

@@ -17,6 +17,24 @@ pub fn repo_root() -> PathBuf {
     manifest.parent().unwrap_or(Path::new(".")).to_path_buf()
 }
 
+/// Every file under `dir` whose extension is `ext` (`"html"`), in no particular order;
+/// a folder that cannot be read adds nothing.
+pub fn files_with_extension(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(files_with_extension(&p, ext));
+        } else if p.extension().is_some_and(|x| x == ext) {
+            out.push(p);
+        }
+    }
+    out
+}
+
 /// A goal's status in the benchmark reports: "**met**" or "**not met**".
 pub fn met(ok: bool) -> &'static str {
     if ok {
