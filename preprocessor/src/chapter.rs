@@ -31,6 +31,8 @@ pub struct ChapterOutput {
     pub cache_hits: usize,
     /// Formulas rendered.
     pub cache_misses: usize,
+    /// The whole page came from the cache ([`crate::page_cache`]).
+    pub page_reused: bool,
 }
 
 /// Processes one chapter, read by the book-wide pass. `html` selects full rendering (the
@@ -104,6 +106,7 @@ pub fn render_chapter(record: &ChapterRecord, book: &BookContext, html: bool) ->
         diagnostics,
         cache_hits,
         cache_misses,
+        page_reused: false,
     }
 }
 

@@ -32,6 +32,7 @@ pub use mathcourse_tex as inspect;
 pub mod math;
 pub mod mathjax;
 pub(crate) mod notation;
+pub mod page_cache;
 pub mod protocol;
 pub mod scan;
 pub mod serve;
@@ -67,6 +68,8 @@ pub struct RunStats {
     pub cache_hits: usize,
     /// Formulas rendered.
     pub cache_misses: usize,
+    /// Chapters whose whole page came from the cache.
+    pub pages_reused: usize,
 }
 
 /// The outcome of preprocessing a book: the new book, warnings, and errors.
@@ -198,10 +201,17 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
         .thread_name(|i| format!("mathcourse-render-{i}"))
         .build()
         .map_err(|e| anyhow::anyhow!("could not start the render threads: {e}"))?;
+    // Pages are kept for the HTML renderer only: a second renderer of the same book
+    // would overwrite them with its own on every build.
+    let digest = if html {
+        page_cache::BookDigest::new(&book_ctx, &serde_json::to_string(&ctx.config)?)
+    } else {
+        None
+    };
     let outputs: Vec<chapter::ChapterOutput> = pool.install(|| {
         records
             .par_iter()
-            .map(|record| chapter::render_chapter(record, &book_ctx, html))
+            .map(|record| page_cache::render(record, &book_ctx, digest.as_ref(), html))
             .collect()
     });
     drop(records);
@@ -214,6 +224,7 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
         diagnostics.extend(out.diagnostics);
         stats.cache_hits += out.cache_hits;
         stats.cache_misses += out.cache_misses;
+        stats.pages_reused += usize::from(out.page_reused);
     }
     if html {
         let widget_pages: Vec<String> = chapters

@@ -50,6 +50,8 @@ pub struct Templates {
     compiled: Vec<std::sync::OnceLock<Tera>>,
     /// Names overridden by the book (for messages).
     pub overridden: Vec<String>,
+    /// BLAKE3 of every override's name and text (a chapter's page depends on them).
+    pub overrides_digest: [u8; 32],
 }
 
 const MARK: char = '\u{1}';
@@ -83,6 +85,7 @@ impl Templates {
         Templates {
             compiled: BUILTIN.iter().map(|_| std::sync::OnceLock::new()).collect(),
             overridden: Vec::new(),
+            overrides_digest: [0; 32],
         }
     }
 
@@ -90,6 +93,7 @@ impl Templates {
     pub fn load(book_root: &Path) -> anyhow::Result<Templates> {
         let Templates { compiled, .. } = Templates::builtin();
         let mut overridden = Vec::new();
+        let mut digest = blake3::Hasher::new();
         let dir = book_root.join(OVERRIDE_DIR);
         if std::fs::symlink_metadata(&dir).is_ok() {
             // The folder itself may not be a link out of the book.
@@ -121,12 +125,15 @@ impl Templates {
                     .map_err(|e| anyhow::anyhow!("{}/{name}: {}", OVERRIDE_DIR, error_text(&e)))?;
                 // Each name is listed once in a folder: the slot is still empty.
                 let _ = compiled[index].set(tera);
+                digest.update(format!("{}:{name}:{}:", name.len(), text.len()).as_bytes());
+                digest.update(text.as_bytes());
                 overridden.push(name);
             }
         }
         Ok(Templates {
             compiled,
             overridden,
+            overrides_digest: *digest.finalize().as_bytes(),
         })
     }
 

@@ -81,7 +81,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("2d the registry", &["directive/registry"]),
     ("3a the book-wide pass", &["book_pass"]),
-    ("3b the chapter pipeline", &["chapter"]),
+    ("3b the chapter pipeline", &["chapter", "page_cache"]),
     ("4 the crate root", &["lib"]),
 ];
 

@@ -197,6 +197,11 @@ fn a_pack_cut_in_half_is_rendered_again_and_rewritten() {
         .expect("a pack file");
     let full = fs::read(&pack).unwrap();
     fs::write(&pack, &full[..full.len() / 2]).unwrap();
+    // The chapter's page (its whole output) cut too, as a copy tool that stopped
+    // halfway leaves it: a page is reused only whole.
+    let page = pack.with_extension("page");
+    let full_page = fs::read(&page).unwrap();
+    fs::write(&page, &full_page[..full_page.len() / 2]).unwrap();
     fs::write(cache.join(".tmp-pack-left-by-a-killed-build"), "x").unwrap();
     let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
     fs::File::options()
@@ -208,6 +213,11 @@ fn a_pack_cut_in_half_is_rendered_again_and_rewritten() {
     test.build();
     assert_eq!(test.main_of("chapter.html"), good);
     assert_eq!(fs::read(&pack).unwrap(), full, "the pack is whole again");
+    assert_eq!(
+        fs::read(&page).unwrap(),
+        full_page,
+        "the page is whole again"
+    );
     assert!(!cache.join(".tmp-pack-left-by-a-killed-build").exists());
 }
 

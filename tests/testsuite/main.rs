@@ -17,6 +17,7 @@ mod katex_diff;
 mod math;
 mod mathjax;
 mod messages;
+mod page_cache;
 mod progress;
 mod reader;
 mod safety;

@@ -1,0 +1,210 @@
+//! A chapter's whole output (its page, [`Page`]) kept from one build to the next: a warm
+//! rebuild renders only the chapters whose inputs changed.
+//!
+//! A page is reused when its key is the same: BLAKE3 of the chapter (path, title,
+//! number, Markdown after `{{#include}}`), of everything book-wide its rendering can read
+//! ([`BookContext`]: options and macros, templates, equation labels, the notation and
+//! claims, module numbers, MathJax rules; the notation's uses only for a chapter whose
+//! directives ask for them), of the book's configuration and of the program itself (its
+//! version, size and modification time). A chapter whose rendering reported anything
+//! (a warning, an error) is not kept: every build reports it again, at its cause.
+
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+
+use crate::book_pass::ChapterRecord;
+use crate::cache::Page;
+use crate::chapter::{render_chapter, ChapterOutput};
+use crate::context::BookContext;
+use crate::diagnostic::Diagnostic;
+use crate::notation::Notation;
+
+/// The hash of everything book-wide a page is made from, computed once per build.
+#[derive(Debug, Clone)]
+pub struct BookDigest {
+    /// After the program, the configuration and the book context.
+    base: blake3::Hasher,
+    /// Of the notation's uses (which chapters use each symbol).
+    uses: blake3::Hash,
+}
+
+impl BookDigest {
+    /// The digest of `book` built with `config` (the book's configuration, as text);
+    /// `None` when the program cannot tell its own identity (no page is then reused).
+    pub fn new(book: &BookContext, config: &str) -> Option<BookDigest> {
+        let mut base = blake3::Hasher::new();
+        part(&mut base, "program", program_identity()?);
+        part(&mut base, "config", config);
+        part(&mut base, "fingerprint", &book.fingerprint);
+        part(&mut base, "options", &book.options);
+        part(&mut base, "on-error", book.on_error);
+        part(&mut base, "error-color", &book.error_color);
+        part(&mut base, "head", book.head);
+        part(&mut base, "templates", book.templates.overrides_digest);
+        part(
+            &mut base,
+            "labels",
+            book.labels.iter().collect::<BTreeMap<_, _>>(),
+        );
+        part(&mut base, "modules", &book.modules);
+        part(&mut base, "undefined-symbols", book.undefined_symbols);
+        let chapter_options: BTreeMap<_, _> = book
+            .chapter_options
+            .iter()
+            .map(|(path, (_, fingerprint))| (path, fingerprint))
+            .collect();
+        part(&mut base, "chapter-options", chapter_options);
+        part(&mut base, "mathjax", &book.mathjax);
+        part(&mut base, "dollars", book.dollars);
+        notation(&mut base, &book.notation);
+        let mut uses = blake3::Hasher::new();
+        part(&mut uses, "uses", &book.notation.uses);
+        Some(BookDigest {
+            base,
+            uses: uses.finalize(),
+        })
+    }
+
+    /// The key of `record`'s page (`html`: typeset for the HTML renderer).
+    pub fn key(&self, record: &ChapterRecord, html: bool) -> blake3::Hash {
+        let mut h = self.base.clone();
+        part(&mut h, "html", html);
+        if record.entries.iter().any(|e| e.contribution.wants_uses) {
+            h.update(self.uses.as_bytes());
+        }
+        part(&mut h, "path", &record.path);
+        part(&mut h, "shown", &record.shown);
+        part(&mut h, "title", &record.title);
+        part(&mut h, "number", &record.number);
+        bytes(&mut h, "source", record.source.as_bytes());
+        h.finalize()
+    }
+}
+
+/// The chapter's output: its page from the cache when one was kept for the same inputs,
+/// else rendered (and kept when nothing was reported). `digest` is `None` when pages are
+/// not reused.
+pub fn render(
+    record: &ChapterRecord,
+    book: &BookContext,
+    digest: Option<&BookDigest>,
+    html: bool,
+) -> ChapterOutput {
+    let Some(digest) = digest else {
+        return render_chapter(record, book, html);
+    };
+    let key = digest.key(record, html);
+    let skipped = match book.cache.page(&record.path, &key) {
+        Ok(Some(page)) => {
+            return ChapterOutput {
+                content: page.content,
+                cache_hits: page.formulas,
+                page_reused: true,
+                ..ChapterOutput::default()
+            }
+        }
+        Ok(None) => None,
+        Err(what) => Some(what),
+    };
+    let mut out = render_chapter(record, book, html);
+    if let Some(what) = skipped {
+        out.diagnostics.push(
+            Diagnostic::warning(&record.shown, &record.source, 0..0, "the page cache of this chapter was skipped")
+                .with_label(format!("its page file in the cache folder is a {what}, not a regular file"))
+                .with_hint("only regular files are read from the cache folder (option `cache-dir`), so the build never waits on a pipe or follows a link out of it; remove that entry and the next build keeps the chapter's page again"),
+        );
+    } else if out.diagnostics.is_empty() {
+        let page = Page {
+            content: out.content,
+            formulas: out.cache_hits + out.cache_misses,
+        };
+        if let Err(err) = book.cache.save_page(&record.path, &key, &page) {
+            out.diagnostics.push(
+                Diagnostic::warning(&record.shown, &record.source, 0..0, "could not write the page cache")
+                    .with_label(err.to_string())
+                    .with_hint("check that the cache folder (option `cache-dir`) is writable; the build itself is fine"),
+            );
+        }
+        out.content = page.content;
+    }
+    out
+}
+
+/// What identifies the running program: a page kept by another version or another build
+/// of it is not reused (its rendering may differ).
+fn program_identity() -> Option<String> {
+    let exe = std::env::current_exe().ok()?;
+    let meta = std::fs::metadata(exe).ok()?;
+    let modified = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    Some(format!(
+        "{} {} {}",
+        env!("CARGO_PKG_VERSION"),
+        meta.len(),
+        modified.as_nanos()
+    ))
+}
+
+/// The notation as pages read it: definitions (where each is written, with the source
+/// line it is on, which diagnostics quote), claims, chapter titles, order and macros.
+/// The uses are hashed on their own ([`BookDigest::uses`]).
+fn notation(h: &mut blake3::Hasher, notation: &Notation) {
+    for d in &notation.definitions {
+        part(h, "symbol", &d.symbol);
+        part(h, "key", &d.key);
+        part(h, "chapter", &d.chapter);
+        part(h, "defined-at", &d.defined_at);
+        part(h, "demo", d.demo);
+        if let Some(site) = &d.site {
+            part(h, "site", (&site.shown, &site.keys, site.at));
+            let src = site.source.as_bytes();
+            let at = site.at.min(src.len());
+            let line_start = src[..at]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let last = site
+                .keys
+                .values()
+                .map(|r| r.end)
+                .max()
+                .unwrap_or(at)
+                .clamp(at, src.len());
+            let end = src[last..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(src.len(), |i| last + i);
+            bytes(h, "site-text", &src[line_start..end]);
+        }
+    }
+    part(h, "claims", &notation.claims);
+    part(
+        h,
+        "titles",
+        notation.titles.iter().collect::<BTreeMap<_, _>>(),
+    );
+    part(
+        h,
+        "order",
+        notation.order.iter().collect::<BTreeMap<_, _>>(),
+    );
+    let macros: BTreeMap<_, _> = notation.chapter_macros.iter().collect();
+    part(h, "chapter-macros", macros);
+}
+
+/// Feeds `value`'s debug text to `h`, named and length-prefixed (no two different
+/// sequences of parts feed the same bytes). Every value hashed has a deterministic debug
+/// text: maps are ordered first.
+fn part(h: &mut blake3::Hasher, name: &str, value: impl Debug) {
+    bytes(h, name, format!("{value:?}").as_bytes());
+}
+
+/// Feeds `data` to `h`, named and length-prefixed.
+fn bytes(h: &mut blake3::Hasher, name: &str, data: &[u8]) {
+    h.update(name.as_bytes());
+    h.update(&(data.len() as u64).to_le_bytes());
+    h.update(data);
+}

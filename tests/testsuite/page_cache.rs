@@ -1,0 +1,255 @@
+//! The page cache: a chapter's whole output is reused by the next build when nothing it
+//! is made from changed. The rule tested: after any edit, a warm build (pages kept by the
+//! build before) gives exactly what a build from an empty cache gives.
+
+use mathcourse_tests::BookTest;
+use mdbook_driver::MDBook;
+use mdbook_mathcourse::RunStats;
+use mdbook_preprocessor::book::BookItem;
+use mdbook_preprocessor::PreprocessorContext;
+
+/// What a build of the book gives: every chapter's output, the diagnostics as printed,
+/// and the counters.
+struct Built {
+    pages: Vec<(String, String)>,
+    diagnostics: String,
+    stats: RunStats,
+}
+
+fn build(test: &BookTest) -> Built {
+    let md = MDBook::load(&test.root).unwrap();
+    let ctx = PreprocessorContext::new(test.root.clone(), md.config.clone(), "html".into());
+    let outcome = mdbook_mathcourse::process(&ctx, md.book.clone()).unwrap();
+    let pages = outcome
+        .book
+        .iter()
+        .filter_map(|item| match item {
+            BookItem::Chapter(ch) => Some((ch.name.clone(), ch.content.clone())),
+            _ => None,
+        })
+        .collect();
+    Built {
+        pages,
+        diagnostics: mdbook_mathcourse::diagnostic::render_all(&outcome.diagnostics, false),
+        stats: outcome.stats,
+    }
+}
+
+fn cache_dir(test: &BookTest) -> std::path::PathBuf {
+    test.root.join(".mathcourse-cache")
+}
+
+/// Builds warm, then from an empty cache, and asserts both give the same pages and
+/// diagnostics; returns the warm build.
+fn warm_equals_cold(test: &BookTest, edit: &str) -> Built {
+    let warm = build(test);
+    std::fs::remove_dir_all(cache_dir(test)).unwrap();
+    let cold = build(test);
+    assert_eq!(
+        cold.stats.pages_reused, 0,
+        "{edit}: an empty cache reuses nothing"
+    );
+    assert_eq!(
+        warm.diagnostics, cold.diagnostics,
+        "{edit}: diagnostics differ"
+    );
+    for ((name, warm_page), (_, cold_page)) in warm.pages.iter().zip(&cold.pages) {
+        assert!(
+            warm_page == cold_page,
+            "{edit}: the warm build's page of {name} is not the page a cold build makes"
+        );
+    }
+    assert_eq!(warm.pages.len(), cold.pages.len(), "{edit}");
+    warm
+}
+
+fn edit(test: &mut BookTest, path: &str, from: &str, to: &str) {
+    let text = std::fs::read_to_string(test.root.join(path)).unwrap();
+    assert!(text.contains(from), "{path} has no {from:?}");
+    test.change_file(path, &text.replacen(from, to, 1));
+}
+
+#[test]
+fn a_build_with_nothing_changed_reuses_every_page() {
+    let test = BookTest::from_dir("inspect/basic");
+    let cold = build(&test);
+    assert_eq!(cold.stats.pages_reused, 0);
+    let warm = build(&test);
+    assert_eq!(warm.stats.pages_reused, warm.stats.chapters);
+    assert_eq!(warm.stats.cache_misses, 0);
+    assert_eq!(
+        warm.stats.cache_hits,
+        cold.stats.cache_hits + cold.stats.cache_misses
+    );
+    assert_eq!(warm.pages, cold.pages);
+}
+
+/// Edits of every kind of book-wide input, one after the other; after each, the warm
+/// build is the cold build.
+#[test]
+fn after_any_edit_a_warm_build_is_the_cold_build() {
+    let mut test = BookTest::from_dir("inspect/basic");
+    build(&test);
+
+    // One chapter's prose: only that page is rendered again.
+    let text = std::fs::read_to_string(test.root.join("src/softmax.md")).unwrap();
+    test.change_file("src/softmax.md", &format!("{text}\nOne more: $q^2$.\n"));
+    let warm = warm_equals_cold(&test, "a sentence added");
+    assert_eq!(warm.stats.pages_reused, warm.stats.chapters - 1);
+
+    let edits: &[(&str, &str, &str)] = &[
+        // A symbol's meaning, shown by the inspectable formula of another chapter.
+        (
+            "src/descent.md",
+            "meaning: The learning rate",
+            "meaning: The step size",
+        ),
+        // The symbols file.
+        (
+            "symbols.yml",
+            "Every number on the number line",
+            "Every real number",
+        ),
+        // Lines before a definition: where it is defined moves.
+        (
+            "src/descent.md",
+            "# Gradient descent\n",
+            "# Gradient descent\n\nA new first paragraph.\n\n",
+        ),
+        // A chapter title (links to it elsewhere).
+        ("src/SUMMARY.md", "[Gradient descent]", "[Descent]"),
+        // A claim's status (the claims page).
+        (
+            "src/descent.md",
+            ":::{claim} empirical",
+            ":::{claim} established",
+        ),
+        // A reference to another chapter's equation; then a new labelled equation
+        // there, before it: its number changes.
+        (
+            "src/descent.md",
+            "# Gradient descent\n",
+            "# Gradient descent\n\nSee {eq}`eq-update-size`.\n",
+        ),
+        // (after the chapter's definitions: none of them moves).
+        (
+            "src/softmax.md",
+            ":::{math}\n:label: eq-update-size",
+            ":::{math}\n:label: eq-first\nx = 1\n:::\n\n:::{math}\n:label: eq-update-size",
+        ),
+        // A chapter's own macros.
+        (
+            "src/softmax.md",
+            "# Softmax\n",
+            "---\nmacros:\n  \\\\T: 'T'\n---\n# Softmax\n",
+        ),
+        // The book's configuration.
+        (
+            "book.toml",
+            "[preprocessor.mathcourse]",
+            "[preprocessor.mathcourse]\nfleqn = true",
+        ),
+    ];
+    for (path, from, to) in edits {
+        edit(&mut test, path, from, to);
+        warm_equals_cold(&test, &format!("{path}: {from:?} → {to:?}"));
+    }
+    // A template override (with a mark at its end): every claim shows it.
+    let claim = std::fs::read_to_string(
+        mathcourse_tests::repo_dir().join("preprocessor/templates/claim.html"),
+    )
+    .unwrap();
+    test.change_file(
+        "mathcourse-templates/claim.html",
+        &format!("{claim}<!-- overridden -->"),
+    );
+    let warm = warm_equals_cold(&test, "a template override");
+    assert!(warm
+        .pages
+        .iter()
+        .any(|(_, p)| p.contains("<!-- overridden -->")));
+
+    // The meaning edited above reached the other chapter's page.
+    let softmax = build(&test);
+    let page = &softmax
+        .pages
+        .iter()
+        .find(|(n, _)| n == "Softmax")
+        .unwrap()
+        .1;
+    assert!(page.contains("The step size") && !page.contains("The learning rate"));
+}
+
+/// A chapter that reports something is not kept: the next build reports it again.
+#[test]
+fn a_chapter_with_a_warning_is_rendered_and_reported_every_build() {
+    let mut test = BookTest::from_dir("inspect/basic");
+    let text = std::fs::read_to_string(test.root.join("src/softmax.md")).unwrap();
+    test.change_file("src/softmax.md", &format!("{text}\n:::{{nope}}\n:::\n"));
+    let first = build(&test);
+    let second = build(&test);
+    assert!(first.diagnostics.contains("nope"), "{}", first.diagnostics);
+    assert_eq!(first.diagnostics, second.diagnostics);
+    assert_eq!(second.stats.pages_reused, second.stats.chapters - 1);
+}
+
+/// A page damaged on disk (cut short, or edited) is not served: the chapter is rendered
+/// again and its page rewritten.
+#[test]
+fn a_damaged_page_is_rendered_again() {
+    let test = BookTest::from_dir("inspect/basic");
+    let cold = build(&test);
+    for entry in std::fs::read_dir(cache_dir(&test)).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "page") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            std::fs::write(&path, &text[..text.len() - 10]).unwrap();
+        }
+    }
+    let warm = build(&test);
+    assert_eq!(warm.stats.pages_reused, 0);
+    assert_eq!(warm.pages, cold.pages);
+    assert_eq!(build(&test).stats.pages_reused, cold.stats.chapters);
+}
+
+/// Only regular files are read from the cache: a FIFO where a page should be is
+/// skipped with one warning at its chapter, never opened (the build would wait).
+#[cfg(unix)]
+#[test]
+fn a_fifo_in_place_of_a_page_is_skipped_with_a_warning() {
+    let test = BookTest::from_dir("inspect/basic");
+    build(&test);
+    let page = std::fs::read_dir(cache_dir(&test))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "page"))
+        .expect("a cold build keeps pages");
+    std::fs::remove_file(&page).unwrap();
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&page)
+        .status()
+        .unwrap()
+        .success());
+    let root = test.root.clone();
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let md = MDBook::load(&root).unwrap();
+        let ctx = PreprocessorContext::new(root.clone(), md.config.clone(), "html".into());
+        let _ = send.send(mdbook_mathcourse::process(&ctx, md.book.clone()).unwrap());
+    });
+    let outcome = receive
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("the build waited on the FIFO");
+    let text = mdbook_mathcourse::diagnostic::render_all(&outcome.diagnostics, false);
+    assert_eq!(
+        text.matches("the page cache of this chapter was skipped")
+            .count(),
+        1,
+        "{text}"
+    );
+    assert!(
+        text.contains("is a FIFO (named pipe), not a regular file"),
+        "{text}"
+    );
+    assert_eq!(outcome.stats.pages_reused, outcome.stats.chapters - 1);
+}
