@@ -110,6 +110,10 @@ pub struct BookWide {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// Which definitions of the notation a chapter's formulas use ([`chapter_uses`], or the
+/// same kept from an earlier build).
+pub type UsesOf<'a> = &'a (dyn Fn(&Notation, &ChapterRecord) -> Vec<usize> + 'a);
+
 /// Runs the book-wide pass over the records, in book order. `src_name` is the book's
 /// source folder as diagnostics show it (`src`); `file_symbols` come from the book's
 /// symbols file, with where each is written.
@@ -118,10 +122,21 @@ pub fn run(
     src_name: &Path,
     file_symbols: Vec<(Symbol, String)>,
 ) -> BookWide {
+    run_with(records, src_name, file_symbols, &chapter_uses)
+}
+
+/// [`run`], with the uses of each chapter (when the notation index asks for them)
+/// found by `uses_of`.
+pub fn run_with(
+    records: &[ChapterRecord],
+    src_name: &Path,
+    file_symbols: Vec<(Symbol, String)>,
+    uses_of: UsesOf,
+) -> BookWide {
     let (modules, mut diagnostics) = number_modules(records, src_name);
     let (labels, label_diagnostics) = number_labels(records, src_name, &modules);
     diagnostics.extend(label_diagnostics);
-    let (notation, notation_diagnostics) = collect_notation(file_symbols, records);
+    let (notation, notation_diagnostics) = collect_notation_with(file_symbols, records, uses_of);
     diagnostics.extend(notation_diagnostics);
     BookWide {
         modules,
@@ -263,6 +278,14 @@ pub fn collect_notation(
     file_symbols: Vec<(Symbol, String)>,
     records: &[ChapterRecord],
 ) -> (Notation, Vec<Diagnostic>) {
+    collect_notation_with(file_symbols, records, &chapter_uses)
+}
+
+fn collect_notation_with(
+    file_symbols: Vec<(Symbol, String)>,
+    records: &[ChapterRecord],
+    uses_of: UsesOf,
+) -> (Notation, Vec<Diagnostic>) {
     let mut notation = Notation::default();
     let mut diagnostics = Vec::new();
     for (symbol, at) in file_symbols {
@@ -316,49 +339,51 @@ pub fn collect_notation(
         }
     }
     if want_uses {
-        collect_uses(&mut notation, records);
-    }
-    (notation, diagnostics)
-}
-
-/// Fills [`Notation::uses`]: every formula of every chapter (in its prose, and what its
-/// blocks show), tagged.
-fn collect_uses(notation: &mut Notation, records: &[ChapterRecord]) {
-    for ch in records {
-        if notation.patterns_for(&ch.path).is_empty() {
-            continue;
-        }
-        let prose = crate::scan::find_math(&ch.source, ch.body_start)
-            .into_iter()
-            .map(|m| m.tex);
-        let blocks = ch
-            .entries
-            .iter()
-            .flat_map(|e| e.contribution.formulas.iter().cloned());
-        for tex in prose.chain(blocks) {
-            // Each formula against the symbols whose TeX it contains, not all of the
-            // chapter's (linear in the chapter, however many it defines).
-            let among = notation.occurring(&tex);
-            let patterns = notation
-                .resolve_among(&ch.path, &[], &[], among.as_deref())
-                .patterns;
-            if patterns.is_empty() {
+        for ch in records {
+            if notation.patterns_for(&ch.path).is_empty() {
                 continue;
             }
-            let ids: HashMap<&str, usize> =
-                patterns.iter().map(|(i, p)| (p.id.as_str(), *i)).collect();
-            let plain: Vec<inspect::Pattern> = patterns.iter().map(|(_, p)| p.clone()).collect();
-            let found: Vec<usize> = inspect::tag(&tex, &plain)
-                .symbols
-                .iter()
-                .filter_map(|id| ids.get(id.as_str()).copied())
-                .collect();
-            for i in found {
+            for i in uses_of(&notation, ch) {
                 notation.uses.entry(i).or_default().insert(ch.path.clone());
             }
         }
     }
+    (notation, diagnostics)
 }
+
+/// The definitions (indexes into [`Notation::definitions`]) that the formulas of `ch`
+/// use (in its prose, and what its blocks show, each tagged), in order, once each.
+pub fn chapter_uses(notation: &Notation, ch: &ChapterRecord) -> Vec<usize> {
+    let mut used = std::collections::BTreeSet::new();
+    let prose = crate::scan::find_math(&ch.source, ch.body_start)
+        .into_iter()
+        .map(|m| m.tex);
+    let blocks = ch
+        .entries
+        .iter()
+        .flat_map(|e| e.contribution.formulas.iter().cloned());
+    for tex in prose.chain(blocks) {
+        // Each formula against the symbols whose TeX it contains, not all of the
+        // chapter's (linear in the chapter, however many it defines).
+        let among = notation.occurring(&tex);
+        let patterns = notation
+            .resolve_among(&ch.path, &[], &[], among.as_deref())
+            .patterns;
+        if patterns.is_empty() {
+            continue;
+        }
+        let ids: HashMap<&str, usize> = patterns.iter().map(|(i, p)| (p.id.as_str(), *i)).collect();
+        let plain: Vec<inspect::Pattern> = patterns.iter().map(|(_, p)| p.clone()).collect();
+        let found: Vec<usize> = inspect::tag(&tex, &plain)
+            .symbols
+            .iter()
+            .filter_map(|id| ids.get(id.as_str()).copied())
+            .collect();
+        used.extend(found);
+    }
+    used.into_iter().collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

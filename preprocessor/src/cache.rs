@@ -195,15 +195,21 @@ impl Cache {
         }
     }
 
-    /// The page a build whose inputs hashed to `key` wrote for the chapter at
-    /// `chapter_path` ([`Cache::save_page`]): `Ok(None)` when there is none, it is
-    /// damaged or another build's (other inputs); `Err` naming what is in its place when
-    /// that is not a regular file (it is neither read nor written).
-    pub fn page(&self, chapter_path: &Path, key: &blake3::Hash) -> Result<Option<Page>, String> {
+    /// What a build whose inputs hashed to `key` kept for the chapter at `chapter_path`
+    /// ([`Cache::save_page`]): `Ok(None)` when there is none, it is damaged or another
+    /// build's (other inputs); `Err` naming what is in its place when that is not a
+    /// regular file (it is neither read nor written).
+    pub fn page(
+        &self,
+        chapter_path: &Path,
+        kind: Kept,
+        key: &blake3::Hash,
+    ) -> Result<Option<Page>, String> {
         let Some(dir) = &self.dir else {
             return Ok(None);
         };
-        let Some(bytes) = read_regular(&dir.join(file_name(chapter_path, "page")))? else {
+        let Some(bytes) = read_regular(&dir.join(file_name(chapter_path, kind.extension())))?
+        else {
             return Ok(None);
         };
         let Ok(text) = String::from_utf8(bytes) else {
@@ -212,11 +218,12 @@ impl Cache {
         Ok(parse_page(text, key))
     }
 
-    /// Keeps `page`, the whole output of the chapter at `chapter_path` for inputs that
-    /// hash to `key`, for the next build (written to a temporary file, then renamed).
+    /// Keeps `page` (of the chapter at `chapter_path`, for inputs that hash to `key`)
+    /// for the next build (written to a temporary file, then renamed).
     pub fn save_page(
         &self,
         chapter_path: &Path,
+        kind: Kept,
         key: &blake3::Hash,
         page: &Page,
     ) -> std::io::Result<()> {
@@ -236,7 +243,7 @@ impl Cache {
         tmp.write_all(header.as_bytes())?;
         tmp.write_all(page.content.as_bytes())?;
         // No `fsync`, as for packs: a torn page fails its check and is rendered again.
-        tmp.persist(dir.join(file_name(chapter_path, "page")))
+        tmp.persist(dir.join(file_name(chapter_path, kind.extension())))
             .map(drop)
             .map_err(|e| e.error)
     }
@@ -263,14 +270,33 @@ impl Cache {
     }
 }
 
-/// A chapter's whole output, as one build made it: reused by the next build whose
-/// inputs (the chapter, everything book-wide it reads, the program) hash the same.
+/// What one build made of a chapter, reused by the next build whose inputs (the
+/// chapter, everything book-wide it reads, the program) hash the same.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Page {
-    /// The chapter's Markdown with every directive and formula rendered.
+    /// A [`Kept::Page`]: the chapter's Markdown with every directive and formula
+    /// rendered. A [`Kept::Uses`]: the definitions its formulas use.
     pub content: String,
     /// How many formulas it typeset (counted as cache hits when it is reused).
     pub formulas: usize,
+}
+
+/// The kinds of [`Page`] kept per chapter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kept {
+    /// Its whole output (`.page`).
+    Page,
+    /// The symbols its formulas use, for the notation index (`.uses`).
+    Uses,
+}
+
+impl Kept {
+    fn extension(self) -> &'static str {
+        match self {
+            Kept::Page => "page",
+            Kept::Uses => "uses",
+        }
+    }
 }
 
 /// The cache file of the chapter at `chapter_path`: a pack (`"pack"`) or a page.
@@ -324,7 +350,8 @@ pub fn is_cache_dir(dir: &Path) -> bool {
         let ours = regular
             && (name.starts_with(TEMP_PREFIX)
                 || (name.ends_with(".pack") && starts_with(&entry.path(), PACK_HEADER))
-                || (name.ends_with(".page") && starts_with(&entry.path(), PAGE_HEADER)));
+                || ((name.ends_with(".page") || name.ends_with(".uses"))
+                    && starts_with(&entry.path(), PAGE_HEADER)));
         if !ours {
             return false;
         }
@@ -674,25 +701,36 @@ mod tests {
         let cache = Cache::new(Some(dir.path().join("c")));
         let (key, other) = (blake3::hash(b"inputs"), blake3::hash(b"other inputs"));
         let chapter = Path::new("a/b.md");
-        assert_eq!(cache.page(chapter, &key), Ok(None));
+        assert_eq!(cache.page(chapter, Kept::Page, &key), Ok(None));
         let page = Page {
             content: "# B\n\n<span>x</span>\n".into(),
             formulas: 3,
         };
-        cache.save_page(chapter, &key, &page).unwrap();
-        assert_eq!(cache.page(chapter, &key), Ok(Some(page.clone())));
+        cache.save_page(chapter, Kept::Page, &key, &page).unwrap();
         assert_eq!(
-            cache.page(chapter, &other),
+            cache.page(chapter, Kept::Page, &key),
+            Ok(Some(page.clone()))
+        );
+        assert_eq!(
+            cache.page(chapter, Kept::Page, &other),
             Ok(None),
             "another build's page"
         );
-        assert_eq!(cache.page(Path::new("a/c.md"), &key), Ok(None));
+        assert_eq!(cache.page(Path::new("a/c.md"), Kept::Page, &key), Ok(None));
         let file = dir.path().join("c").join(file_name(chapter, "page"));
         let text = fs::read_to_string(&file).unwrap();
         fs::write(&file, text.replace("<span>x", "<span>y")).unwrap();
-        assert_eq!(cache.page(chapter, &key), Ok(None), "an edited page");
+        assert_eq!(
+            cache.page(chapter, Kept::Page, &key),
+            Ok(None),
+            "an edited page"
+        );
         fs::write(&file, &text[..text.len() - 1]).unwrap();
-        assert_eq!(cache.page(chapter, &key), Ok(None), "a page cut short");
+        assert_eq!(
+            cache.page(chapter, Kept::Page, &key),
+            Ok(None),
+            "a page cut short"
+        );
         assert!(is_cache_dir(&dir.path().join("c")));
     }
 

@@ -187,15 +187,16 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
     }
     let (records, mut diagnostics) = read_chapters(&mut chapters, &src_name);
     let file_symbols = book_symbols(&ctx.root, &config)?;
-    let wide = book_pass::run(&records, &src_name, file_symbols);
-    diagnostics.extend(wide.diagnostics);
     let html = ctx.renderer == "html";
     let mathjax = mathjax_setup(ctx, &config, html, &mut config_warnings);
-    let book_ctx = book_context(ctx, &config, mathjax, html)?.with_book_wide(
-        wide.labels,
-        wide.notation,
-        wide.modules,
-    );
+    let book_ctx = book_context(ctx, &config, mathjax, html)?;
+    let uses = page_cache::UsesCache::new(&book_ctx.cache, html);
+    let wide = book_pass::run_with(&records, &src_name, file_symbols, &|notation, ch| {
+        uses.uses(notation, ch)
+    });
+    diagnostics.extend(wide.diagnostics);
+    diagnostics.extend(uses.warnings());
+    let book_ctx = book_ctx.with_book_wide(wide.labels, wide.notation, wide.modules);
     let pool = rayon::ThreadPoolBuilder::new()
         .stack_size(RENDER_STACK_BYTES)
         .thread_name(|i| format!("mathcourse-render-{i}"))

@@ -11,9 +11,10 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Debug;
+use std::sync::{Mutex, OnceLock};
 
-use crate::book_pass::ChapterRecord;
-use crate::cache::Page;
+use crate::book_pass::{chapter_uses, ChapterRecord};
+use crate::cache::{Cache, Kept, Page};
 use crate::chapter::{render_chapter, ChapterOutput};
 use crate::context::BookContext;
 use crate::diagnostic::Diagnostic;
@@ -94,7 +95,7 @@ pub fn render(
         return render_chapter(record, book, html);
     };
     let key = digest.key(record, html);
-    let skipped = match book.cache.page(&record.path, &key) {
+    let skipped = match book.cache.page(&record.path, Kept::Page, &key) {
         Ok(Some(page)) => {
             return ChapterOutput {
                 content: page.content,
@@ -118,7 +119,7 @@ pub fn render(
             content: out.content,
             formulas: out.cache_hits + out.cache_misses,
         };
-        if let Err(err) = book.cache.save_page(&record.path, &key, &page) {
+        if let Err(err) = book.cache.save_page(&record.path, Kept::Page, &key, &page) {
             out.diagnostics.push(
                 Diagnostic::warning(&record.shown, &record.source, 0..0, "could not write the page cache")
                     .with_label(err.to_string())
@@ -130,9 +131,100 @@ pub fn render(
     out
 }
 
+/// The symbols each chapter's formulas use (for the notation index), kept per chapter
+/// ([`Kept::Uses`]) under a hash of the chapter, the notation and the program: a warm
+/// rebuild tags the formulas of the chapters that changed only.
+pub struct UsesCache<'a> {
+    cache: &'a Cache,
+    /// Of the program and the notation, once every definition is in.
+    base: OnceLock<Option<blake3::Hasher>>,
+    /// Entries in the cache's place that are not regular files.
+    warnings: Mutex<Vec<Diagnostic>>,
+}
+
+impl<'a> UsesCache<'a> {
+    /// Uses kept in `cache` (none when `keep` is false: every chapter is tagged).
+    pub fn new(cache: &'a Cache, keep: bool) -> UsesCache<'a> {
+        let base = OnceLock::new();
+        if !keep {
+            let _ = base.set(None);
+        }
+        UsesCache {
+            cache,
+            base,
+            warnings: Mutex::default(),
+        }
+    }
+
+    /// The definitions `ch`'s formulas use ([`chapter_uses`]), kept from an earlier
+    /// build when the chapter and the notation are the same.
+    pub fn uses(&self, notation: &Notation, ch: &ChapterRecord) -> Vec<usize> {
+        let base = self.base.get_or_init(|| {
+            let mut h = blake3::Hasher::new();
+            part(&mut h, "program", program_identity()?);
+            crate::page_cache::notation(&mut h, notation);
+            Some(h)
+        });
+        let Some(mut h) = base.clone() else {
+            return chapter_uses(notation, ch);
+        };
+        part(&mut h, "path", &ch.path);
+        bytes(&mut h, "source", ch.source.as_bytes());
+        let key = h.finalize();
+        match self.cache.page(&ch.path, Kept::Uses, &key) {
+            Ok(Some(kept)) => {
+                let found: Option<Vec<usize>> = kept
+                    .content
+                    .split_terminator(',')
+                    .map(|n| n.parse().ok())
+                    .collect();
+                if let Some(found) =
+                    found.filter(|f| f.iter().all(|&i| i < notation.definitions.len()))
+                {
+                    return found;
+                }
+            }
+            Ok(None) => {}
+            Err(what) => {
+                self.warnings.lock().unwrap_or_else(|e| e.into_inner()).push(
+                    Diagnostic::warning(&ch.shown, &ch.source, 0..0, "the symbol uses kept for this chapter were skipped")
+                        .with_label(format!("its uses file in the cache folder is a {what}, not a regular file"))
+                        .with_hint("only regular files are read from the cache folder (option `cache-dir`), so the build never waits on a pipe or follows a link out of it; remove that entry and the next build keeps the chapter's uses again"),
+                );
+                return chapter_uses(notation, ch);
+            }
+        }
+        let found = chapter_uses(notation, ch);
+        let content = found.iter().map(|i| format!("{i},")).collect();
+        // A uses file that cannot be written is found again next build.
+        let _ = self.cache.save_page(
+            &ch.path,
+            Kept::Uses,
+            &key,
+            &Page {
+                content,
+                formulas: 0,
+            },
+        );
+        found
+    }
+
+    /// The warnings found on the way.
+    pub fn warnings(self) -> Vec<Diagnostic> {
+        self.warnings
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 /// What identifies the running program: a page kept by another version or another build
 /// of it is not reused (its rendering may differ).
 fn program_identity() -> Option<String> {
+    static IDENTITY: OnceLock<Option<String>> = OnceLock::new();
+    IDENTITY.get_or_init(read_program_identity).clone()
+}
+
+fn read_program_identity() -> Option<String> {
     let exe = std::env::current_exe().ok()?;
     let meta = std::fs::metadata(exe).ok()?;
     let modified = meta

@@ -104,6 +104,13 @@ fn after_any_edit_a_warm_build_is_the_cold_build() {
             "meaning: The learning rate",
             "meaning: The step size",
         ),
+        // A new use of a symbol, in a chapter that used none: the notation index lists
+        // that chapter under it.
+        (
+            "src/claims.md",
+            "by status.",
+            "by status, each about numbers in $\\mathbb{R}$.",
+        ),
         // The symbols file.
         (
             "symbols.yml",
@@ -169,6 +176,10 @@ fn after_any_edit_a_warm_build_is_the_cold_build() {
         .iter()
         .any(|(_, p)| p.contains("<!-- overridden -->")));
 
+    // The use added above is on the notation page.
+    let notation = &warm.pages.iter().find(|(n, _)| n == "Notation").unwrap().1;
+    assert!(notation.contains("claims.html"), "{notation}");
+
     // The meaning edited above reached the other chapter's page.
     let softmax = build(&test);
     let page = &softmax
@@ -212,44 +223,44 @@ fn a_damaged_page_is_rendered_again() {
     assert_eq!(build(&test).stats.pages_reused, cold.stats.chapters);
 }
 
-/// Only regular files are read from the cache: a FIFO where a page should be is
-/// skipped with one warning at its chapter, never opened (the build would wait).
+/// Only regular files are read from the cache: a FIFO where a page (or the uses kept
+/// for a chapter) should be is skipped with one warning at its chapter, never opened
+/// (the build would wait).
 #[cfg(unix)]
 #[test]
 fn a_fifo_in_place_of_a_page_is_skipped_with_a_warning() {
-    let test = BookTest::from_dir("inspect/basic");
-    build(&test);
-    let page = std::fs::read_dir(cache_dir(&test))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "page"))
-        .expect("a cold build keeps pages");
-    std::fs::remove_file(&page).unwrap();
-    assert!(std::process::Command::new("mkfifo")
-        .arg(&page)
-        .status()
-        .unwrap()
-        .success());
-    let root = test.root.clone();
-    let (send, receive) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let md = MDBook::load(&root).unwrap();
-        let ctx = PreprocessorContext::new(root.clone(), md.config.clone(), "html".into());
-        let _ = send.send(mdbook_mathcourse::process(&ctx, md.book.clone()).unwrap());
-    });
-    let outcome = receive
-        .recv_timeout(std::time::Duration::from_secs(120))
-        .expect("the build waited on the FIFO");
-    let text = mdbook_mathcourse::diagnostic::render_all(&outcome.diagnostics, false);
-    assert_eq!(
-        text.matches("the page cache of this chapter was skipped")
-            .count(),
-        1,
-        "{text}"
-    );
-    assert!(
-        text.contains("is a FIFO (named pipe), not a regular file"),
-        "{text}"
-    );
-    assert_eq!(outcome.stats.pages_reused, outcome.stats.chapters - 1);
+    for (extension, message) in [
+        ("page", "the page cache of this chapter was skipped"),
+        ("uses", "the symbol uses kept for this chapter were skipped"),
+    ] {
+        let test = BookTest::from_dir("inspect/basic");
+        build(&test);
+        let kept = std::fs::read_dir(cache_dir(&test))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|e| e == extension))
+            .expect("a cold build keeps pages and uses");
+        std::fs::remove_file(&kept).unwrap();
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&kept)
+            .status()
+            .unwrap()
+            .success());
+        let root = test.root.clone();
+        let (send, receive) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let md = MDBook::load(&root).unwrap();
+            let ctx = PreprocessorContext::new(root.clone(), md.config.clone(), "html".into());
+            let _ = send.send(mdbook_mathcourse::process(&ctx, md.book.clone()).unwrap());
+        });
+        let outcome = receive
+            .recv_timeout(std::time::Duration::from_secs(120))
+            .expect("the build waited on the FIFO");
+        let text = mdbook_mathcourse::diagnostic::render_all(&outcome.diagnostics, false);
+        assert_eq!(text.matches(message).count(), 1, "{text}");
+        assert!(
+            text.contains("is a FIFO (named pipe), not a regular file"),
+            "{text}"
+        );
+    }
 }
