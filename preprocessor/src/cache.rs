@@ -396,12 +396,13 @@ fn read_regular(path: &Path) -> Result<Option<Vec<u8>>, String> {
     let Ok(mut file) = options.open(path) else {
         return Ok(None);
     };
-    match file.metadata() {
-        Ok(m) if m.is_file() => {}
+    let size = match file.metadata() {
+        Ok(m) if m.is_file() => m.len(),
         Ok(m) => return Err(file_kind(&m.file_type()).to_string()),
         Err(_) => return Ok(None),
-    }
-    let mut bytes = Vec::new();
+    };
+    // Sized at once: grown by doubling, a page of a megabyte was copied many times over.
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
     match std::io::Read::read_to_end(&mut file, &mut bytes) {
         Ok(_) => Ok(Some(bytes)),
         Err(_) => Ok(None),
