@@ -147,7 +147,7 @@ impl TextMover {
                     out.push_str("<span class=\"mc-t\" ");
                     out.push_str(TEXT_ATTRIBUTE);
                     out.push_str("=\"");
-                    out.push_str(&text.replace('"', "&quot;"));
+                    push_quoted(out, &text);
                     out.push_str("\"></span>");
                 }
                 return;
@@ -196,23 +196,28 @@ impl TextMover {
                         .and_then(|r| r.strip_prefix(name))
                         .is_some_and(|r| r.starts_with('>')) =>
             {
-                Some(text.replace('"', "&quot;"))
+                true
             }
-            _ => None,
+            _ => false,
         };
-        match sole {
-            Some(value) => {
-                stream.next();
-                let attr = if name == "option" {
-                    "label"
-                } else {
-                    TEXT_ATTRIBUTE
-                };
-                out.push_str(&tag[..tag.len() - 1]);
-                out.push_str(&format!(" {attr}=\"{value}\">"));
-            }
-            None => out.push_str(&tag),
+        if !sole {
+            out.push_str(&tag);
+            return;
         }
+        let Some(Token::Text(value)) = stream.next() else {
+            unreachable!("peeked above");
+        };
+        let attr = if name == "option" {
+            "label"
+        } else {
+            TEXT_ATTRIBUTE
+        };
+        out.push_str(&tag[..tag.len() - 1]);
+        out.push(' ');
+        out.push_str(attr);
+        out.push_str("=\"");
+        push_quoted(out, &value);
+        out.push_str("\">");
     }
 }
 
@@ -385,16 +390,29 @@ fn title_as_label(parent: &str, title: &str, label: &str) -> String {
 
 /// Index of the `>` that closes the tag at the start of `tag` (quoted values skipped).
 pub(crate) fn tag_end(tag: &str) -> Option<usize> {
+    // Bytes, not chars: the three delimiters are ASCII, and no byte of a multi-byte
+    // character is ASCII.
     let mut quote = None;
-    for (i, c) in tag.char_indices().skip(1) {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (None, '"' | '\'') => quote = Some(c),
-            (None, '>') => return Some(i),
+    for (i, &b) in tag.as_bytes().iter().enumerate().skip(1) {
+        match (quote, b) {
+            (Some(q), b) if b == q => quote = None,
+            (None, b'"' | b'\'') => quote = Some(b),
+            (None, b'>') => return Some(i),
             _ => {}
         }
     }
     None
+}
+
+/// Pushes `text` with each `"` written `&quot;` (an attribute value in double quotes).
+fn push_quoted(out: &mut String, text: &str) {
+    let mut rest = text;
+    while let Some(at) = rest.find('"') {
+        out.push_str(&rest[..at]);
+        out.push_str("&quot;");
+        rest = &rest[at + 1..];
+    }
+    out.push_str(rest);
 }
 
 /// The element name of a start or end tag (`<span class="x">` → `span`).
