@@ -187,19 +187,14 @@ impl TextMover {
             return;
         }
         // Text that is this element's only child becomes its attribute.
-        let sole = match stream.peek2() {
+        let sole = matches!(stream.peek2(),
             (Some(Token::Text(text)), Some(Token::Tag(close)))
                 if !self.in_header
                     && !text.trim().is_empty()
                     && close
                         .strip_prefix("</")
                         .and_then(|r| r.strip_prefix(name))
-                        .is_some_and(|r| r.starts_with('>')) =>
-            {
-                true
-            }
-            _ => false,
-        };
+                        .is_some_and(|r| r.starts_with('>')));
         if !sole {
             out.push_str(&tag);
             return;
