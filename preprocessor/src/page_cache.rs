@@ -120,11 +120,8 @@ pub fn render(
             formulas: out.cache_hits + out.cache_misses,
         };
         if let Err(err) = book.cache.save_page(&record.path, Kept::Page, &key, &page) {
-            out.diagnostics.push(
-                Diagnostic::warning(&record.shown, &record.source, 0..0, "could not write the page cache")
-                    .with_label(err.to_string())
-                    .with_hint("check that the cache folder (option `cache-dir`) is writable; the build itself is fine"),
-            );
+            // The folder's problem, reported once for the build (not at each chapter).
+            out.cache_write_error.get_or_insert(err.to_string());
         }
         out.content = page.content;
     }

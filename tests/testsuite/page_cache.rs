@@ -264,3 +264,41 @@ fn a_fifo_in_place_of_a_page_is_skipped_with_a_warning() {
         );
     }
 }
+
+/// A cache folder that cannot be written (here a file in its place; read-only or full
+/// alike) is the folder's problem, not each chapter's: one warning for the build, not
+/// one per chapter; the pages are the ones a build with a working cache makes.
+#[test]
+fn an_unwritable_cache_folder_is_one_warning_not_one_per_chapter() {
+    let test = BookTest::from_dir("inspect/basic");
+    let working = build(&test);
+    std::fs::remove_dir_all(cache_dir(&test)).unwrap();
+    std::fs::write(cache_dir(&test), "not a folder").unwrap();
+    let md = MDBook::load(&test.root).unwrap();
+    let ctx = PreprocessorContext::new(test.root.clone(), md.config.clone(), "html".into());
+    let outcome = mdbook_mathcourse::process(&ctx, md.book.clone()).unwrap();
+    assert!(outcome.stats.chapters > 1);
+    let text = mdbook_mathcourse::diagnostic::render_all(&outcome.diagnostics, false);
+    assert!(!text.contains("could not write"), "{text}");
+    let warnings: Vec<_> = outcome
+        .config_warnings
+        .iter()
+        .filter(|w| w.contains("could not write the cache folder `.mathcourse-cache`"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{:?}", outcome.config_warnings);
+    assert!(
+        warnings[0].contains(&format!("of {} chapters", outcome.stats.chapters)),
+        "{}",
+        warnings[0]
+    );
+    let pages: Vec<(String, String)> = outcome
+        .book
+        .iter()
+        .filter_map(|item| match item {
+            BookItem::Chapter(ch) => Some((ch.name.clone(), ch.content.clone())),
+            _ => None,
+        })
+        .collect();
+    assert!(pages == working.pages, "the pages differ without a cache");
+    assert_eq!(working.diagnostics, text);
+}
