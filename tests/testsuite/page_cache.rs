@@ -302,3 +302,97 @@ fn an_unwritable_cache_folder_is_one_warning_not_one_per_chapter() {
     assert!(pages == working.pages, "the pages differ without a cache");
     assert_eq!(working.diagnostics, text);
 }
+
+fn page<'a>(built: &'a Built, name: &str) -> &'a str {
+    &built
+        .pages
+        .iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no chapter {name}"))
+        .1
+}
+
+/// What other chapters read of a chapter's place in the book: its module number (the
+/// prerequisites that link to it, its equations' numbers in `{eq}` references), its
+/// folder (every link to it), an override removed, an included file edited while the
+/// including chapter is not. After each edit the warm build is the cold build.
+#[test]
+fn renumbering_moving_and_included_files_reach_every_page() {
+    let mut test = BookTest::from_dir("inspect/basic");
+    edit(
+        &mut test,
+        "book.toml",
+        "[preprocessor.mathcourse]",
+        "[preprocessor.mathcourse]\nbefore = [\"links\"]",
+    );
+    edit(
+        &mut test,
+        "src/softmax.md",
+        "# Softmax\n",
+        "---\nmodule: 7\n---\n# Softmax\n",
+    );
+    edit(
+        &mut test,
+        "src/descent.md",
+        "# Gradient descent\n",
+        "---\ntitle: Gradient descent\nprerequisites: [7]\n---\n\nAs in {eq}`eq-softmax`.\n\n{{#include parts/note.md}}\n",
+    );
+    test.change_file("src/parts/note.md", "An included note: $a^2$.\n");
+    let first = warm_equals_cold(&test, "module 7");
+    assert!(page(&first, "Gradient descent").contains("(7.1)"));
+    build(&test);
+
+    assert!(page(&first, "Gradient descent").contains("softmax.html\">7</a>"));
+    // Softmax only: the page of descent is not edited, its references change.
+    edit(&mut test, "src/softmax.md", "module: 7", "module: 8");
+    let warm = warm_equals_cold(&test, "module 8");
+    let descent = page(&warm, "Gradient descent");
+    assert!(
+        descent.contains("(8.1)") && !descent.contains("(7.1)"),
+        "{descent}"
+    );
+    assert!(!descent.contains("softmax.html\">7</a>"), "{descent}");
+    edit(
+        &mut test,
+        "src/descent.md",
+        "prerequisites: [7]",
+        "prerequisites: [8]",
+    );
+    let warm = warm_equals_cold(&test, "prerequisite 8");
+    assert!(page(&warm, "Gradient descent").contains("softmax.html\">8</a>"));
+
+    // The included file only: the chapter that includes it is not edited.
+    test.change_file("src/parts/note.md", "An included note, edited: $b^2$.\n");
+    let warm = warm_equals_cold(&test, "an included file");
+    assert!(page(&warm, "Gradient descent").contains("edited"));
+
+    // Softmax moves into a folder: links to it and to its symbols change.
+    let text = std::fs::read_to_string(test.root.join("src/softmax.md")).unwrap();
+    std::fs::remove_file(test.root.join("src/softmax.md")).unwrap();
+    test.change_file("src/models/softmax.md", &text);
+    edit(
+        &mut test,
+        "src/SUMMARY.md",
+        "(softmax.md)",
+        "(models/softmax.md)",
+    );
+    let warm = warm_equals_cold(&test, "a chapter moved into a folder");
+    assert!(page(&warm, "Gradient descent").contains("models/softmax.html"));
+
+    // A template override added, then removed: every claim is back to the built-in.
+    let claim = std::fs::read_to_string(
+        mathcourse_tests::repo_dir().join("preprocessor/templates/claim.html"),
+    )
+    .unwrap();
+    test.change_file(
+        "mathcourse-templates/claim.html",
+        &format!("{claim}<!-- overridden -->"),
+    );
+    build(&test);
+    std::fs::remove_file(test.root.join("mathcourse-templates/claim.html")).unwrap();
+    let warm = warm_equals_cold(&test, "a template override removed");
+    assert!(!warm
+        .pages
+        .iter()
+        .any(|(_, p)| p.contains("<!-- overridden -->")));
+}
