@@ -188,6 +188,9 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
     let (records, mut diagnostics) = read_chapters(&mut chapters, &src_name);
     let file_symbols = book_symbols(&ctx.root, &config)?;
     let html = ctx.renderer == "html";
+    if html && serve::serving(&ctx.config) {
+        config_warnings.extend(unwatched_inputs(ctx, &config));
+    }
     let mathjax = mathjax_setup(ctx, &config, html, &mut config_warnings);
     let book_ctx = book_context(ctx, &config, mathjax, html)?;
     let uses = page_cache::UsesCache::new(&book_ctx.cache, html);
@@ -300,6 +303,20 @@ fn read_chapters(
         })
         .collect();
     (records, warnings)
+}
+
+/// Under `mdbook serve`: a warning naming the files the build reads (macros file,
+/// symbols file, template overrides) that `serve` does not watch ([`serve::unwatched_warning`]).
+fn unwatched_inputs(ctx: &PreprocessorContext, config: &Config) -> Option<String> {
+    let mut inputs = Vec::new();
+    if let Some(MacrosConfig::File(path)) = &config.macros {
+        inputs.push(path.clone());
+    }
+    inputs.extend(config.symbols.clone());
+    inputs.push(PathBuf::from(templates::OVERRIDE_DIR));
+    let mut watched = vec![ctx.config.book.src.clone(), theme_dir(ctx)];
+    watched.extend(ctx.config.build.extra_watch_dirs.iter().cloned());
+    serve::unwatched_warning(&ctx.root, &inputs, &watched)
 }
 
 /// The theme folder (`output.html.theme`, `theme` by default).
