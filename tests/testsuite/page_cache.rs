@@ -396,3 +396,53 @@ fn renumbering_moving_and_included_files_reach_every_page() {
         .iter()
         .any(|(_, p)| p.contains("<!-- overridden -->")));
 }
+
+/// A line added above a chapter's labels and definitions moves where they are written,
+/// which only diagnostics quote (and a chapter that reports anything is rendered every
+/// build): the other pages are reused, and a warning of another chapter that quotes the
+/// place shows the new line.
+#[test]
+fn a_line_added_above_a_definition_renders_only_its_chapter() {
+    let mut test = BookTest::from_dir("inspect/basic");
+    let first = build(&test);
+    assert_eq!(
+        build(&test).stats.pages_reused,
+        first.stats.chapters,
+        "nothing changed"
+    );
+    edit(
+        &mut test,
+        "src/softmax.md",
+        "# Softmax\n",
+        "# Softmax\n\nA first paragraph.\n\n",
+    );
+    let warm = warm_equals_cold(&test, "a line above a label");
+    assert_eq!(warm.stats.pages_reused, warm.stats.chapters - 1);
+
+    // Claims borrows η from descent without `uses:`: its warning says where η is.
+    edit(
+        &mut test,
+        "src/claims.md",
+        "by status.",
+        "by status.\n\n:::{formula} Borrowed\n---\nstatus: established\ntex: '\\eta + 1'\n---\nA step.\n:::\n",
+    );
+    let before = warm_equals_cold(&test, "a borrowed symbol");
+    assert!(
+        before.diagnostics.contains("src/descent.md:7:3"),
+        "{}",
+        before.diagnostics
+    );
+    edit(
+        &mut test,
+        "src/descent.md",
+        "# Gradient descent\n",
+        "# Gradient descent\n\nTwo new\nlines.\n",
+    );
+    let after = warm_equals_cold(&test, "lines above the borrowed symbol");
+    assert!(
+        after.diagnostics.contains("src/descent.md:10:3"),
+        "{}",
+        after.diagnostics
+    );
+    assert_eq!(after.stats.pages_reused, after.stats.chapters - 2);
+}
