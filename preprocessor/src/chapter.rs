@@ -33,6 +33,10 @@ pub struct ChapterOutput {
     pub cache_misses: usize,
     /// The whole page came from the cache ([`crate::page_cache`]).
     pub page_reused: bool,
+    /// Why its formulas or its page could not be written to the cache folder: the
+    /// folder's problem, not the chapter's, so reported once for the whole build
+    /// ([`crate::cache_write_warning`]) rather than at every chapter.
+    pub cache_write_error: Option<String>,
 }
 
 /// Processes one chapter, read by the book-wide pass. `html` selects full rendering (the
@@ -89,7 +93,8 @@ pub fn render_chapter(record: &ChapterRecord, book: &BookContext, html: bool) ->
         ..
     } = cx;
     let (cache_hits, cache_misses) = (pack.hits, pack.misses);
-    diagnostics.extend(save_pack(pack, display_path, source));
+    let (skipped, cache_write_error) = save_pack(pack, display_path, source);
+    diagnostics.extend(skipped);
     // Errors that follow from one reported above: the chapter's macros were not read,
     // or a macro's definition is broken.
     diagnostics.retain(|d| !front.explains(d));
@@ -107,6 +112,7 @@ pub fn render_chapter(record: &ChapterRecord, book: &BookContext, html: bool) ->
         cache_hits,
         cache_misses,
         page_reused: false,
+        cache_write_error,
     }
 }
 
@@ -236,25 +242,23 @@ fn warn_misplaced_openers(cx: &mut Cx, body_start: usize) {
     }
 }
 
-/// Saves the chapter's formula cache; a warning when it was skipped or could not be
-/// written (the build itself is fine).
-fn save_pack(pack: Pack, display_path: &Path, source: &Arc<str>) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    if let (Some(what), Some(file)) = (&pack.skipped, pack.path()) {
-        out.push(
+/// Saves the chapter's formula cache: a warning when it was skipped (something else is
+/// in its file's place), and why it could not be written, if so (reported once for the
+/// whole build: the cause is the folder, not the chapter).
+fn save_pack(
+    pack: Pack,
+    display_path: &Path,
+    source: &Arc<str>,
+) -> (Option<Diagnostic>, Option<String>) {
+    let skipped = match (&pack.skipped, pack.path()) {
+        (Some(what), Some(file)) => Some(
             Diagnostic::warning(display_path, source, 0..0, "the formula cache of this chapter was skipped")
                 .with_label(format!("{} is a {what}, not a regular file", file.display()))
                 .with_hint("only regular files are read from the cache folder (option `cache-dir`), so the build never waits on a pipe or follows a link out of it; remove that entry and the next build writes the chapter's cache again"),
-        );
-    }
-    if let Err(err) = pack.save() {
-        out.push(
-            Diagnostic::warning(display_path, source, 0..0, "could not write the formula cache")
-                .with_label(err.to_string())
-                .with_hint("check that the cache folder (option `cache-dir`) is writable; the build itself is fine"),
-        );
-    }
-    out
+        ),
+        _ => None,
+    };
+    (skipped, pack.save().err().map(|e| e.to_string()))
 }
 
 #[cfg(test)]

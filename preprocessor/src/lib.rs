@@ -188,6 +188,9 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
     let (records, mut diagnostics) = read_chapters(&mut chapters, &src_name);
     let file_symbols = book_symbols(&ctx.root, &config)?;
     let html = ctx.renderer == "html";
+    if html && serve::serving(&ctx.config) {
+        config_warnings.extend(unwatched_inputs(ctx, &config));
+    }
     let mathjax = mathjax_setup(ctx, &config, html, &mut config_warnings);
     let book_ctx = book_context(ctx, &config, mathjax, html)?;
     let uses = page_cache::UsesCache::new(&book_ctx.cache, html);
@@ -220,12 +223,20 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
         chapters: outputs.len(),
         ..RunStats::default()
     };
+    let mut unwritten = (0, None);
     for (ch, out) in chapters.iter_mut().zip(outputs) {
         *ch.content = out.content;
         diagnostics.extend(out.diagnostics);
         stats.cache_hits += out.cache_hits;
         stats.cache_misses += out.cache_misses;
         stats.pages_reused += usize::from(out.page_reused);
+        if let Some(err) = out.cache_write_error {
+            unwritten.0 += 1;
+            unwritten.1.get_or_insert(err);
+        }
+    }
+    if let (count, Some(err)) = unwritten {
+        config_warnings.push(cache_write_warning(&config.cache_dir, count, &err));
     }
     if html {
         let widget_pages: Vec<String> = chapters
@@ -243,6 +254,17 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
         config_warnings,
         stats,
     })
+}
+
+/// The one warning of a build whose cache folder could not be written (read-only, full,
+/// a file in its place): its cause is the folder, so it is reported once, not at each of
+/// the `chapters` whose formulas or page were not kept (`err`: the first failure).
+pub fn cache_write_warning(cache_dir: &Path, chapters: usize, err: &str) -> String {
+    format!(
+        "could not write the cache folder `{}` ({err}): the formulas and pages of {chapters} chapter{} were not kept, so the next build renders them again; check that the folder (option `cache-dir`) is writable. The book itself is built as usual",
+        cache_dir.display(),
+        if chapters == 1 { "" } else { "s" }
+    )
 }
 
 /// Expands the `{{#include}}` links in every chapter, as `links` would later: included
@@ -281,6 +303,20 @@ fn read_chapters(
         })
         .collect();
     (records, warnings)
+}
+
+/// Under `mdbook serve`: a warning naming the files the build reads (macros file,
+/// symbols file, template overrides) that `serve` does not watch ([`serve::unwatched_warning`]).
+fn unwatched_inputs(ctx: &PreprocessorContext, config: &Config) -> Option<String> {
+    let mut inputs = Vec::new();
+    if let Some(MacrosConfig::File(path)) = &config.macros {
+        inputs.push(path.clone());
+    }
+    inputs.extend(config.symbols.clone());
+    inputs.push(PathBuf::from(templates::OVERRIDE_DIR));
+    let mut watched = vec![ctx.config.book.src.clone(), theme_dir(ctx)];
+    watched.extend(ctx.config.build.extra_watch_dirs.iter().cloned());
+    serve::unwatched_warning(&ctx.root, &inputs, &watched)
 }
 
 /// The theme folder (`output.html.theme`, `theme` by default).

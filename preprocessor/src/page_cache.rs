@@ -42,11 +42,14 @@ impl BookDigest {
         part(&mut base, "error-color", &book.error_color);
         part(&mut base, "head", book.head);
         part(&mut base, "templates", book.templates.overrides_digest);
-        part(
-            &mut base,
-            "labels",
-            book.labels.iter().collect::<BTreeMap<_, _>>(),
-        );
+        // Where a label is written (`defined_at`) reaches diagnostics only: see
+        // [`notation`].
+        let labels: BTreeMap<_, _> = book
+            .labels
+            .iter()
+            .map(|(name, l)| (name, (&l.chapter, &l.number)))
+            .collect();
+        part(&mut base, "labels", labels);
         part(&mut base, "modules", &book.modules);
         part(&mut base, "undefined-symbols", book.undefined_symbols);
         let chapter_options: BTreeMap<_, _> = book
@@ -120,11 +123,8 @@ pub fn render(
             formulas: out.cache_hits + out.cache_misses,
         };
         if let Err(err) = book.cache.save_page(&record.path, Kept::Page, &key, &page) {
-            out.diagnostics.push(
-                Diagnostic::warning(&record.shown, &record.source, 0..0, "could not write the page cache")
-                    .with_label(err.to_string())
-                    .with_hint("check that the cache folder (option `cache-dir`) is writable; the build itself is fine"),
-            );
+            // The folder's problem, reported once for the build (not at each chapter).
+            out.cache_write_error.get_or_insert(err.to_string());
         }
         out.content = page.content;
     }
@@ -240,37 +240,17 @@ fn read_program_identity() -> Option<String> {
     ))
 }
 
-/// The notation as pages read it: definitions (where each is written, with the source
-/// line it is on, which diagnostics quote), claims, chapter titles, order and macros.
+/// The notation as pages read it: definitions, claims, chapter titles, order and
+/// macros. Not where each definition is written (file:line:col, the source line): that
+/// reaches diagnostics only, and a chapter that reports anything is never kept, so a
+/// line added above a definition or a label re-renders its own chapter, not the book.
 /// The uses are hashed on their own ([`BookDigest::uses`]).
 fn notation(h: &mut blake3::Hasher, notation: &Notation) {
     for d in &notation.definitions {
         part(h, "symbol", &d.symbol);
         part(h, "key", &d.key);
         part(h, "chapter", &d.chapter);
-        part(h, "defined-at", &d.defined_at);
         part(h, "demo", d.demo);
-        if let Some(site) = &d.site {
-            part(h, "site", (&site.shown, &site.keys, site.at));
-            let src = site.source.as_bytes();
-            let at = site.at.min(src.len());
-            let line_start = src[..at]
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
-            let last = site
-                .keys
-                .values()
-                .map(|r| r.end)
-                .max()
-                .unwrap_or(at)
-                .clamp(at, src.len());
-            let end = src[last..]
-                .iter()
-                .position(|&b| b == b'\n')
-                .map_or(src.len(), |i| last + i);
-            bytes(h, "site-text", &src[line_start..end]);
-        }
     }
     part(h, "claims", &notation.claims);
     part(

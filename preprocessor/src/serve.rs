@@ -25,6 +25,47 @@ pub fn serving(config: &MdBookConfig) -> bool {
         .is_some_and(|endpoint| !endpoint.is_empty())
 }
 
+/// Under `mdbook serve`, the files this build reads that `serve` does not watch: it
+/// rebuilds when `src/`, the theme folder, book.toml or a `[build] extra-watch-dirs`
+/// entry changes, so an edit to the macros file, the symbols file or a template
+/// override beside them showed nowhere until some other file changed. `inputs` are
+/// those files (relative to the book `root`, existing ones only: `serve` refuses to
+/// start on a watch entry that does not exist); `watched` are the folders above.
+pub fn unwatched_warning(root: &Path, inputs: &[PathBuf], watched: &[PathBuf]) -> Option<String> {
+    let watched: Vec<PathBuf> = watched.iter().map(|w| lexical(&root.join(w))).collect();
+    let missing: Vec<String> = inputs
+        .iter()
+        .filter(|input| {
+            let full = lexical(&root.join(input));
+            full.exists() && !watched.iter().any(|w| full.starts_with(w))
+        })
+        .map(|input| format!("\"{}\"", input.display()))
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "`mdbook serve` does not watch {}, which this book reads: an edit there shows only after another file changes; add to book.toml: `[build] extra-watch-dirs = [{}]`",
+        missing.join(", "),
+        missing.join(", ")
+    ))
+}
+
+/// `path` with `.` and `..` resolved by name (without touching the file system).
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 /// Puts a panel listing its errors at the top of each chapter that has errors. Errors
 /// whose file is no chapter of the book (a symbols file, say) go on the first chapter.
 /// `src` is the book's source folder as the diagnostics show it (`src`).
@@ -84,6 +125,40 @@ fn panel(errors: &[Diagnostic], total: usize) -> String {
 mod tests {
     use super::*;
     use mdbook_preprocessor::book::{BookItem, Chapter};
+
+    #[test]
+    fn files_outside_the_watched_folders_are_named_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("src/parts")).unwrap();
+        std::fs::create_dir_all(root.join("mathcourse-templates")).unwrap();
+        for f in ["macros.txt", "symbols.yml", "src/parts/symbols.yml"] {
+            std::fs::write(root.join(f), "").unwrap();
+        }
+        let inputs = |names: &[&str]| names.iter().map(PathBuf::from).collect::<Vec<_>>();
+        let watched = inputs(&["src", "theme"]);
+        let w = unwatched_warning(
+            root,
+            &inputs(&[
+                "macros.txt",
+                "./src/parts/symbols.yml",
+                "mathcourse-templates",
+                "gone.yml",
+            ]),
+            &watched,
+        )
+        .unwrap();
+        assert!(
+            w.ends_with("`[build] extra-watch-dirs = [\"macros.txt\", \"mathcourse-templates\"]`"),
+            "{w}"
+        );
+        let mut all = watched.clone();
+        all.extend(inputs(&["macros.txt", "./mathcourse-templates/"]));
+        assert_eq!(
+            unwatched_warning(root, &inputs(&["macros.txt", "mathcourse-templates"]), &all),
+            None
+        );
+    }
 
     #[test]
     fn each_page_lists_its_own_errors() {

@@ -131,6 +131,52 @@ fn under_serve_the_errors_are_shown_in_the_page() {
     assert!(panel.contains("did you mean `l1`?"), "{panel}");
 }
 
+/// Under `mdbook serve`, a symbols file beside book.toml is read by the build but not
+/// watched by `serve` (an edit to it showed nowhere): one warning names it, with the
+/// `extra-watch-dirs` line; once listed there, no warning; `mdbook build`, no warning.
+#[test]
+fn under_serve_an_unwatched_symbols_file_is_named() {
+    let warnings = |toml: &str| {
+        let mut test = mathcourse_tests::BookTest::from_dir("inspect/basic");
+        test.change_file("book.toml", toml);
+        let md = mdbook_driver::MDBook::load(&test.root).unwrap();
+        let ctx = mdbook_preprocessor::PreprocessorContext::new(
+            test.root.clone(),
+            md.config.clone(),
+            "html".into(),
+        );
+        mdbook_mathcourse::process(&ctx, md.book.clone())
+            .unwrap()
+            .config_warnings
+    };
+    let book =
+        "[book]\ntitle = \"Inspect\"\n\n[preprocessor.mathcourse]\nsymbols = \"symbols.yml\"\n";
+    let serve = "\n[output.html]\nlive-reload-endpoint = \"__livereload\"\n";
+    let found = warnings(&format!("{book}{serve}"));
+    let named: Vec<_> = found
+        .iter()
+        .filter(|w| w.contains("`mdbook serve` does not watch \"symbols.yml\""))
+        .collect();
+    assert_eq!(named.len(), 1, "{found:?}");
+    assert!(
+        named[0].contains("`[build] extra-watch-dirs = [\"symbols.yml\"]`"),
+        "{}",
+        named[0]
+    );
+    let listed = warnings(&format!(
+        "{book}{serve}\n[build]\nextra-watch-dirs = [\"symbols.yml\"]\n"
+    ));
+    assert!(
+        !listed.iter().any(|w| w.contains("does not watch")),
+        "{listed:?}"
+    );
+    let built = warnings(book);
+    assert!(
+        !built.iter().any(|w| w.contains("does not watch")),
+        "{built:?}"
+    );
+}
+
 #[test]
 fn a_claim_without_its_closing_dashes_is_not_a_missing_source() {
     one_error(

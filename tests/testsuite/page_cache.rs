@@ -264,3 +264,185 @@ fn a_fifo_in_place_of_a_page_is_skipped_with_a_warning() {
         );
     }
 }
+
+/// A cache folder that cannot be written (here a file in its place; read-only or full
+/// alike) is the folder's problem, not each chapter's: one warning for the build, not
+/// one per chapter; the pages are the ones a build with a working cache makes.
+#[test]
+fn an_unwritable_cache_folder_is_one_warning_not_one_per_chapter() {
+    let test = BookTest::from_dir("inspect/basic");
+    let working = build(&test);
+    std::fs::remove_dir_all(cache_dir(&test)).unwrap();
+    std::fs::write(cache_dir(&test), "not a folder").unwrap();
+    let md = MDBook::load(&test.root).unwrap();
+    let ctx = PreprocessorContext::new(test.root.clone(), md.config.clone(), "html".into());
+    let outcome = mdbook_mathcourse::process(&ctx, md.book.clone()).unwrap();
+    assert!(outcome.stats.chapters > 1);
+    let text = mdbook_mathcourse::diagnostic::render_all(&outcome.diagnostics, false);
+    assert!(!text.contains("could not write"), "{text}");
+    let warnings: Vec<_> = outcome
+        .config_warnings
+        .iter()
+        .filter(|w| w.contains("could not write the cache folder `.mathcourse-cache`"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{:?}", outcome.config_warnings);
+    assert!(
+        warnings[0].contains(&format!("of {} chapters", outcome.stats.chapters)),
+        "{}",
+        warnings[0]
+    );
+    let pages: Vec<(String, String)> = outcome
+        .book
+        .iter()
+        .filter_map(|item| match item {
+            BookItem::Chapter(ch) => Some((ch.name.clone(), ch.content.clone())),
+            _ => None,
+        })
+        .collect();
+    assert!(pages == working.pages, "the pages differ without a cache");
+    assert_eq!(working.diagnostics, text);
+}
+
+fn page<'a>(built: &'a Built, name: &str) -> &'a str {
+    &built
+        .pages
+        .iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no chapter {name}"))
+        .1
+}
+
+/// What other chapters read of a chapter's place in the book: its module number (the
+/// prerequisites that link to it, its equations' numbers in `{eq}` references), its
+/// folder (every link to it), an override removed, an included file edited while the
+/// including chapter is not. After each edit the warm build is the cold build.
+#[test]
+fn renumbering_moving_and_included_files_reach_every_page() {
+    let mut test = BookTest::from_dir("inspect/basic");
+    edit(
+        &mut test,
+        "book.toml",
+        "[preprocessor.mathcourse]",
+        "[preprocessor.mathcourse]\nbefore = [\"links\"]",
+    );
+    edit(
+        &mut test,
+        "src/softmax.md",
+        "# Softmax\n",
+        "---\nmodule: 7\n---\n# Softmax\n",
+    );
+    edit(
+        &mut test,
+        "src/descent.md",
+        "# Gradient descent\n",
+        "---\ntitle: Gradient descent\nprerequisites: [7]\n---\n\nAs in {eq}`eq-softmax`.\n\n{{#include parts/note.md}}\n",
+    );
+    test.change_file("src/parts/note.md", "An included note: $a^2$.\n");
+    let first = warm_equals_cold(&test, "module 7");
+    assert!(page(&first, "Gradient descent").contains("(7.1)"));
+    build(&test);
+
+    assert!(page(&first, "Gradient descent").contains("softmax.html\">7</a>"));
+    // Softmax only: the page of descent is not edited, its references change.
+    edit(&mut test, "src/softmax.md", "module: 7", "module: 8");
+    let warm = warm_equals_cold(&test, "module 8");
+    let descent = page(&warm, "Gradient descent");
+    assert!(
+        descent.contains("(8.1)") && !descent.contains("(7.1)"),
+        "{descent}"
+    );
+    assert!(!descent.contains("softmax.html\">7</a>"), "{descent}");
+    edit(
+        &mut test,
+        "src/descent.md",
+        "prerequisites: [7]",
+        "prerequisites: [8]",
+    );
+    let warm = warm_equals_cold(&test, "prerequisite 8");
+    assert!(page(&warm, "Gradient descent").contains("softmax.html\">8</a>"));
+
+    // The included file only: the chapter that includes it is not edited.
+    test.change_file("src/parts/note.md", "An included note, edited: $b^2$.\n");
+    let warm = warm_equals_cold(&test, "an included file");
+    assert!(page(&warm, "Gradient descent").contains("edited"));
+
+    // Softmax moves into a folder: links to it and to its symbols change.
+    let text = std::fs::read_to_string(test.root.join("src/softmax.md")).unwrap();
+    std::fs::remove_file(test.root.join("src/softmax.md")).unwrap();
+    test.change_file("src/models/softmax.md", &text);
+    edit(
+        &mut test,
+        "src/SUMMARY.md",
+        "(softmax.md)",
+        "(models/softmax.md)",
+    );
+    let warm = warm_equals_cold(&test, "a chapter moved into a folder");
+    assert!(page(&warm, "Gradient descent").contains("models/softmax.html"));
+
+    // A template override added, then removed: every claim is back to the built-in.
+    let claim = std::fs::read_to_string(
+        mathcourse_tests::repo_dir().join("preprocessor/templates/claim.html"),
+    )
+    .unwrap();
+    test.change_file(
+        "mathcourse-templates/claim.html",
+        &format!("{claim}<!-- overridden -->"),
+    );
+    build(&test);
+    std::fs::remove_file(test.root.join("mathcourse-templates/claim.html")).unwrap();
+    let warm = warm_equals_cold(&test, "a template override removed");
+    assert!(!warm
+        .pages
+        .iter()
+        .any(|(_, p)| p.contains("<!-- overridden -->")));
+}
+
+/// A line added above a chapter's labels and definitions moves where they are written,
+/// which only diagnostics quote (and a chapter that reports anything is rendered every
+/// build): the other pages are reused, and a warning of another chapter that quotes the
+/// place shows the new line.
+#[test]
+fn a_line_added_above_a_definition_renders_only_its_chapter() {
+    let mut test = BookTest::from_dir("inspect/basic");
+    let first = build(&test);
+    assert_eq!(
+        build(&test).stats.pages_reused,
+        first.stats.chapters,
+        "nothing changed"
+    );
+    edit(
+        &mut test,
+        "src/softmax.md",
+        "# Softmax\n",
+        "# Softmax\n\nA first paragraph.\n\n",
+    );
+    let warm = warm_equals_cold(&test, "a line above a label");
+    assert_eq!(warm.stats.pages_reused, warm.stats.chapters - 1);
+
+    // Claims borrows η from descent without `uses:`: its warning says where η is.
+    edit(
+        &mut test,
+        "src/claims.md",
+        "by status.",
+        "by status.\n\n:::{formula} Borrowed\n---\nstatus: established\ntex: '\\eta + 1'\n---\nA step.\n:::\n",
+    );
+    let before = warm_equals_cold(&test, "a borrowed symbol");
+    assert!(
+        before.diagnostics.contains("src/descent.md:7:3"),
+        "{}",
+        before.diagnostics
+    );
+    edit(
+        &mut test,
+        "src/descent.md",
+        "# Gradient descent\n",
+        "# Gradient descent\n\nTwo new\nlines.\n",
+    );
+    let after = warm_equals_cold(&test, "lines above the borrowed symbol");
+    assert!(
+        after.diagnostics.contains("src/descent.md:10:3"),
+        "{}",
+        after.diagnostics
+    );
+    assert_eq!(after.stats.pages_reused, after.stats.chapters - 2);
+}
