@@ -48,6 +48,44 @@ pub fn process_for(test: &BookTest, renderer: &str) -> Result<(String, usize), S
     Ok((render_all(&outcome.diagnostics, false), errors))
 }
 
+/// Replaces the first file of the cache folder `dir` whose extension is `extension`
+/// (`pack`, `page`, `uses`) with a FIFO, and returns its path.
+#[cfg(unix)]
+pub fn fifo_in_place_of(dir: &Path, extension: &str) -> PathBuf {
+    let file = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == extension))
+        .unwrap_or_else(|| panic!("no .{extension} file in {}", dir.display()));
+    fs::remove_file(&file).unwrap();
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&file)
+        .status()
+        .unwrap()
+        .success());
+    file
+}
+
+/// Runs the preprocessor on the book at `root` on a thread of its own, and panics when
+/// it takes more than two minutes: a build that waits on a FIFO fails the test instead
+/// of hanging it.
+pub fn process_or_hang(root: &Path) -> mdbook_mathcourse::Outcome {
+    let root = root.to_path_buf();
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let md = MDBook::load(&root).unwrap();
+        let ctx = mdbook_preprocessor::PreprocessorContext::new(
+            root.clone(),
+            md.config.clone(),
+            "html".into(),
+        );
+        let _ = send.send(mdbook_mathcourse::process(&ctx, md.book.clone()).unwrap());
+    });
+    receive
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("the build waited on a FIFO")
+}
+
 /// The diagnostics of a book whose only chapter (`src/chapter.md`) is `text`.
 pub fn chapter_diagnostics(text: &str) -> (String, usize) {
     let mut test = BookTest::from_dir("hardening/basic");

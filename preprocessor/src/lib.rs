@@ -208,7 +208,7 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
     // Pages are kept for the HTML renderer only: a second renderer of the same book
     // would overwrite them with its own on every build.
     let digest = if html {
-        page_cache::BookDigest::new(&book_ctx, &serde_json::to_string(&ctx.config)?)
+        page_cache::BookDigest::new(&book_ctx, &page_cache::config_text(&ctx.config)?)
     } else {
         None
     };

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::config::{Config, Output};
 
-/// Engine name and version; part of every cache key.
+/// Engine name and version; part of every cache key (with this crate's version).
 pub const ENGINE: &str =
     "katex-rs 0.3.0 (KaTeX 0.18.5), attributes sorted, trust: \\htmlData{mc-sym=id} only; indexed once (TeX in data-tex, visual text in data-mc-t); bold letters as bold characters; CRLF as LF";
 
@@ -58,7 +58,10 @@ impl MathOptions {
     /// Stable text of everything here (for cache keys).
     pub fn fingerprint(&self) -> String {
         let mut s = format!(
-            "{ENGINE};{:?};{};{};{:?};{:?};{:?};",
+            "{ENGINE};mdbook-mathcourse {};{:?};{};{};{:?};{:?};{:?};",
+            // Our own version too: a release may change what the KaTeX pass makes of
+            // the engine's HTML without a new engine.
+            env!("CARGO_PKG_VERSION"),
             self.output,
             self.leqno,
             self.fleqn,

@@ -33,36 +33,52 @@ impl BookDigest {
     /// The digest of `book` built with `config` (the book's configuration, as text);
     /// `None` when the program cannot tell its own identity (no page is then reused).
     pub fn new(book: &BookContext, config: &str) -> Option<BookDigest> {
+        // Every field, by name: a field added to `BookContext` does not compile here
+        // until it is hashed (or said to be no input of a page).
+        let BookContext {
+            options,
+            fingerprint,
+            on_error,
+            error_color,
+            cache: _,
+            head,
+            templates,
+            labels,
+            notation: book_notation,
+            modules,
+            undefined_symbols,
+            chapter_options,
+            mathjax,
+            dollars,
+        } = book;
         let mut base = blake3::Hasher::new();
         part(&mut base, "program", program_identity()?);
         part(&mut base, "config", config);
-        part(&mut base, "fingerprint", &book.fingerprint);
-        part(&mut base, "options", &book.options);
-        part(&mut base, "on-error", book.on_error);
-        part(&mut base, "error-color", &book.error_color);
-        part(&mut base, "head", book.head);
-        part(&mut base, "templates", book.templates.overrides_digest);
+        part(&mut base, "fingerprint", fingerprint);
+        part(&mut base, "options", options);
+        part(&mut base, "on-error", on_error);
+        part(&mut base, "error-color", error_color);
+        part(&mut base, "head", head);
+        part(&mut base, "templates", templates.overrides_digest);
         // Where a label is written (`defined_at`) reaches diagnostics only: see
         // [`notation`].
-        let labels: BTreeMap<_, _> = book
-            .labels
+        let labels: BTreeMap<_, _> = labels
             .iter()
             .map(|(name, l)| (name, (&l.chapter, &l.number)))
             .collect();
         part(&mut base, "labels", labels);
-        part(&mut base, "modules", &book.modules);
-        part(&mut base, "undefined-symbols", book.undefined_symbols);
-        let chapter_options: BTreeMap<_, _> = book
-            .chapter_options
+        part(&mut base, "modules", modules);
+        part(&mut base, "undefined-symbols", undefined_symbols);
+        let chapter_options: BTreeMap<_, _> = chapter_options
             .iter()
             .map(|(path, (_, fingerprint))| (path, fingerprint))
             .collect();
         part(&mut base, "chapter-options", chapter_options);
-        part(&mut base, "mathjax", &book.mathjax);
-        part(&mut base, "dollars", book.dollars);
-        notation(&mut base, &book.notation);
+        part(&mut base, "mathjax", mathjax);
+        part(&mut base, "dollars", dollars);
+        notation(&mut base, book_notation);
         let mut uses = blake3::Hasher::new();
-        part(&mut uses, "uses", &book.notation.uses);
+        part(&mut uses, "uses", &book_notation.uses);
         Some(BookDigest {
             base,
             uses: uses.finalize(),
@@ -83,6 +99,32 @@ impl BookDigest {
         bytes(&mut h, "source", record.source.as_bytes());
         h.finalize()
     }
+}
+
+/// The book's configuration as pages depend on it: all of it but what says where the
+/// book is built and served (the `[build]` table: `build-dir`, which `mdbook serve` and
+/// `build -d` change, and watch settings; `mdbook serve`'s
+/// `output.html.live-reload-endpoint`). No page reads those (what `[build]` changes in a
+/// chapter, such as mdBook's own preprocessors, is in its Markdown), so switching
+/// between `mdbook serve` and `mdbook build` keeps the pages.
+pub fn config_text(config: &mdbook_preprocessor::config::Config) -> serde_json::Result<String> {
+    let mut value = serde_json::to_value(config)?;
+    if let Some(table) = value.as_object_mut() {
+        table.remove("build");
+        let output = table.get_mut("output").and_then(|o| o.as_object_mut());
+        if let Some(output) = output {
+            if let Some(html) = output.get_mut("html").and_then(|h| h.as_object_mut()) {
+                html.remove("live-reload-endpoint");
+                if html.is_empty() {
+                    output.remove("html");
+                }
+            }
+            if output.is_empty() {
+                table.remove("output");
+            }
+        }
+    }
+    serde_json::to_string(&value)
 }
 
 /// The chapter's output: its page from the cache when one was kept for the same inputs,
@@ -217,8 +259,9 @@ impl<'a> UsesCache<'a> {
     }
 }
 
-/// What identifies the running program: a page kept by another version or another build
-/// of it is not reused (its rendering may differ).
+/// What identifies the running program (version, size, modification time, path): a page
+/// kept by another version or another build of it is not reused (its rendering may
+/// differ).
 fn program_identity() -> Option<String> {
     static IDENTITY: OnceLock<Option<String>> = OnceLock::new();
     IDENTITY.get_or_init(read_program_identity).clone()
@@ -226,17 +269,20 @@ fn program_identity() -> Option<String> {
 
 fn read_program_identity() -> Option<String> {
     let exe = std::env::current_exe().ok()?;
-    let meta = std::fs::metadata(exe).ok()?;
+    let meta = std::fs::metadata(&exe).ok()?;
     let modified = meta
         .modified()
         .ok()?
         .duration_since(std::time::UNIX_EPOCH)
         .ok()?;
+    // The path too: builds that set every modification time alike (Nix, reproducible
+    // builds) install each build at a path of its own.
     Some(format!(
-        "{} {} {}",
+        "{} {} {} {}",
         env!("CARGO_PKG_VERSION"),
         meta.len(),
-        modified.as_nanos()
+        modified.as_nanos(),
+        exe.display()
     ))
 }
 
@@ -279,4 +325,33 @@ fn bytes(h: &mut blake3::Hasher, name: &str, data: &[u8]) {
     h.update(name.as_bytes());
     h.update(&(data.len() as u64).to_le_bytes());
     h.update(data);
+}
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    use mdbook_preprocessor::config::Config;
+
+    /// Where the book is built and served is no input of a page; everything else is.
+    #[test]
+    fn the_config_text_leaves_out_where_the_book_goes_only() {
+        let text = |toml: &str| super::config_text(&Config::from_str(toml).unwrap()).unwrap();
+        let book = "[book]\ntitle = \"T\"\n";
+        let plain = text(book);
+        for elsewhere in [
+            "[build]\nbuild-dir = \"out\"\n",
+            "[output.html]\nlive-reload-endpoint = \"__livereload\"\n",
+            "[build]\nbuild-dir = \"/tmp/x\"\n[output.html]\nlive-reload-endpoint = \"x\"\n",
+        ] {
+            assert_eq!(text(&format!("{book}{elsewhere}")), plain, "{elsewhere}");
+        }
+        for changed in [
+            "[output.html]\nsite-url = \"/x/\"\n",
+            "[preprocessor.mathcourse]\nfleqn = true\n",
+        ] {
+            assert_ne!(text(&format!("{book}{changed}")), plain, "{changed}");
+        }
+        assert_ne!(text("[book]\ntitle = \"U\"\n"), plain);
+    }
 }

@@ -70,27 +70,8 @@ fn a_fifo_in_place_of_a_pack_is_skipped_with_a_warning() {
             std::fs::remove_file(path).unwrap();
         }
     }
-    let pack = std::fs::read_dir(&cache)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "pack"))
-        .expect("a cold build writes packs");
-    std::fs::remove_file(&pack).unwrap();
-    assert!(std::process::Command::new("mkfifo")
-        .arg(&pack)
-        .status()
-        .unwrap()
-        .success());
-    let root = test.root.clone();
-    let (send, receive) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let md = MDBook::load(&root).unwrap();
-        let ctx = PreprocessorContext::new(root.clone(), md.config.clone(), "html".into());
-        let _ = send.send(mdbook_mathcourse::process(&ctx, md.book.clone()).unwrap());
-    });
-    let outcome = receive
-        .recv_timeout(std::time::Duration::from_secs(120))
-        .expect("the build waited on the FIFO");
+    let pack = mathcourse_tests::fifo_in_place_of(&cache, "pack");
+    let outcome = mathcourse_tests::process_or_hang(&test.root);
     assert!(!outcome.has_errors());
     let text = mdbook_mathcourse::diagnostic::render_all(&outcome.diagnostics, false);
     assert_eq!(

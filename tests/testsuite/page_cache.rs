@@ -235,27 +235,8 @@ fn a_fifo_in_place_of_a_page_is_skipped_with_a_warning() {
     ] {
         let test = BookTest::from_dir("inspect/basic");
         build(&test);
-        let kept = std::fs::read_dir(cache_dir(&test))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .find(|p| p.extension().is_some_and(|e| e == extension))
-            .expect("a cold build keeps pages and uses");
-        std::fs::remove_file(&kept).unwrap();
-        assert!(std::process::Command::new("mkfifo")
-            .arg(&kept)
-            .status()
-            .unwrap()
-            .success());
-        let root = test.root.clone();
-        let (send, receive) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let md = MDBook::load(&root).unwrap();
-            let ctx = PreprocessorContext::new(root.clone(), md.config.clone(), "html".into());
-            let _ = send.send(mdbook_mathcourse::process(&ctx, md.book.clone()).unwrap());
-        });
-        let outcome = receive
-            .recv_timeout(std::time::Duration::from_secs(120))
-            .expect("the build waited on the FIFO");
+        mathcourse_tests::fifo_in_place_of(&cache_dir(&test), extension);
+        let outcome = mathcourse_tests::process_or_hang(&test.root);
         let text = mdbook_mathcourse::diagnostic::render_all(&outcome.diagnostics, false);
         assert_eq!(text.matches(message).count(), 1, "{text}");
         assert!(
