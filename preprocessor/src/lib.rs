@@ -102,13 +102,14 @@ impl Preprocessor for MathCourse {
     fn run(&self, ctx: &PreprocessorContext, book: Book) -> Result<Book> {
         let outcome = process(ctx, book)?;
         let color = false;
-        for w in &outcome.config_warnings {
+        let quiet = warnings_said_by_the_html_run(ctx);
+        for w in outcome.config_warnings.iter().filter(|_| !quiet) {
             eprintln!("warning: [preprocessor.{NAME}] {w}");
         }
         let warnings: Vec<_> = outcome
             .diagnostics
             .iter()
-            .filter(|d| d.severity == Severity::Warning)
+            .filter(|d| d.severity == Severity::Warning && !quiet)
             .cloned()
             .collect();
         if !warnings.is_empty() {
@@ -145,6 +146,20 @@ impl Preprocessor for MathCourse {
     fn supports_renderer(&self, renderer: &str) -> Result<bool> {
         Ok(supports(renderer))
     }
+}
+
+/// True when this run is for a renderer other than HTML in a book that HTML renders
+/// too (`[output.html]` beside `[output.markdown]`, say): mdBook runs the preprocessors
+/// once per renderer, and the HTML run already says every warning, so this run says
+/// only errors (the same warning twice is noise).
+pub fn warnings_said_by_the_html_run(ctx: &PreprocessorContext) -> bool {
+    ctx.renderer != "html"
+        && ctx
+            .config
+            .get::<serde_json::Value>("output.html")
+            .ok()
+            .flatten()
+            .is_some()
 }
 
 /// Every renderer is supported: HTML gets typeset math; every other renderer gets

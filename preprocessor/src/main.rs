@@ -222,7 +222,9 @@ fn preprocess() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    for w in &outcome.config_warnings {
+    // With a second renderer, the HTML run says the warnings; this one only errors.
+    let quiet = mdbook_mathcourse::warnings_said_by_the_html_run(&ctx);
+    for w in outcome.config_warnings.iter().filter(|_| !quiet) {
         eprintln!("warning: [preprocessor.{NAME}] {w}");
     }
     let errors = outcome
@@ -230,8 +232,14 @@ fn preprocess() -> ExitCode {
         .iter()
         .filter(|d| d.severity == Severity::Error)
         .count();
-    if !outcome.diagnostics.is_empty() {
-        eprint!("{}", diagnostic::render_all(&outcome.diagnostics, color));
+    let said: Vec<_> = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error || !quiet)
+        .cloned()
+        .collect();
+    if !said.is_empty() {
+        eprint!("{}", diagnostic::render_all(&said, color));
     }
     if errors > 0 && mdbook_mathcourse::serve::serving(&ctx.config) {
         eprintln!("warning: {NAME}: the errors above are shown at the top of their pages; `mdbook build` fails until they are fixed");

@@ -98,6 +98,48 @@ fn init_makes_a_book_that_the_real_mdbook_builds_without_warnings() {
     assert!(String::from_utf8_lossy(&again.stderr).contains("nothing was written"));
 }
 
+/// mdBook runs the preprocessors once per renderer: with HTML and Markdown output, a
+/// warning is said once (by the HTML run), not twice; with Markdown alone, once too.
+#[test]
+fn a_second_renderer_does_not_repeat_the_warnings() {
+    for (outputs, expected) in [
+        ("[output.html]\n[output.markdown]\n", 1),
+        ("[output.markdown]\n", 1),
+        ("", 1),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let book = dir.path();
+        std::fs::create_dir_all(book.join("src")).unwrap();
+        std::fs::write(
+            book.join("book.toml"),
+            format!("[book]\ntitle = \"T\"\n\n[preprocessor.mathcourse]\n\n{outputs}"),
+        )
+        .unwrap();
+        std::fs::write(book.join("src/SUMMARY.md"), "# Summary\n\n- [C](c.md)\n").unwrap();
+        // A warning every renderer's run finds (math is typeset for HTML only).
+        std::fs::write(book.join("src/c.md"), "# C\n\nA bell \u{7} here.\n").unwrap();
+        let ours = PathBuf::from(env!("CARGO_BIN_EXE_mdbook-mathcourse"));
+        let path = format!(
+            "{}:{}",
+            ours.parent().unwrap().display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let built = Command::new("mdbook")
+            .arg("build")
+            .current_dir(book)
+            .env("PATH", path)
+            .output()
+            .expect("the real `mdbook` CLI");
+        let stderr = String::from_utf8_lossy(&built.stderr);
+        assert!(built.status.success(), "{stderr}");
+        assert_eq!(
+            stderr.matches("warning: control character U+0007").count(),
+            expected,
+            "{outputs:?}: {stderr}"
+        );
+    }
+}
+
 fn run(renderer: &str, chapter: &str) -> (Output, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("src")).unwrap();
