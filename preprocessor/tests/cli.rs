@@ -52,6 +52,22 @@ fn widgets_lists_every_widget_and_its_parameters() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("the widgets are: vectors"));
 }
 
+/// `mdbook build` by the real mdBook CLI in `book`, with our binary first on PATH.
+fn real_mdbook_build(book: &std::path::Path) -> Output {
+    let ours = PathBuf::from(env!("CARGO_BIN_EXE_mdbook-mathcourse"));
+    let path = format!(
+        "{}:{}",
+        ours.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    Command::new("mdbook")
+        .arg("build")
+        .current_dir(book)
+        .env("PATH", path)
+        .output()
+        .expect("the real `mdbook` CLI (cargo xtask test installs it: cargo install mdbook --version 0.5.4 --locked)")
+}
+
 #[test]
 fn init_makes_a_book_that_the_real_mdbook_builds_without_warnings() {
     let dir = tempfile::tempdir().unwrap();
@@ -63,18 +79,7 @@ fn init_makes_a_book_that_the_real_mdbook_builds_without_warnings() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(book.join(".github/workflows/book.yml").exists());
-    let ours = PathBuf::from(env!("CARGO_BIN_EXE_mdbook-mathcourse"));
-    let path = format!(
-        "{}:{}",
-        ours.parent().unwrap().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let built = Command::new("mdbook")
-        .arg("build")
-        .current_dir(&book)
-        .env("PATH", path)
-        .output()
-        .expect("the real `mdbook` CLI (cargo xtask test installs it: cargo install mdbook --version 0.5.4 --locked)");
+    let built = real_mdbook_build(&book);
     let stderr = String::from_utf8_lossy(&built.stderr);
     assert!(built.status.success(), "{stderr}");
     assert!(
@@ -118,18 +123,7 @@ fn a_second_renderer_does_not_repeat_the_warnings() {
         std::fs::write(book.join("src/SUMMARY.md"), "# Summary\n\n- [C](c.md)\n").unwrap();
         // A warning every renderer's run finds (math is typeset for HTML only).
         std::fs::write(book.join("src/c.md"), "# C\n\nA bell \u{7} here.\n").unwrap();
-        let ours = PathBuf::from(env!("CARGO_BIN_EXE_mdbook-mathcourse"));
-        let path = format!(
-            "{}:{}",
-            ours.parent().unwrap().display(),
-            std::env::var("PATH").unwrap_or_default()
-        );
-        let built = Command::new("mdbook")
-            .arg("build")
-            .current_dir(book)
-            .env("PATH", path)
-            .output()
-            .expect("the real `mdbook` CLI");
+        let built = real_mdbook_build(book);
         let stderr = String::from_utf8_lossy(&built.stderr);
         assert!(built.status.success(), "{stderr}");
         assert_eq!(
