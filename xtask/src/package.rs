@@ -36,6 +36,11 @@ pub const PUBLISH_ORDER: [&str; 4] = [
     "mdbook-mathcourse",
 ];
 
+/// Debug info for the package builds. A packaged crate is built as its own workspace, so
+/// our `[profile.dev]` does not reach it; with cargo's default (full debug info for every
+/// dependency) this folder alone took 6.5 GB, and CI once ran out of disk.
+const DEBUG_INFO: &str = "false";
+
 /// `cargo xtask package`.
 pub fn run() -> Result<()> {
     let root = repo_root();
@@ -149,6 +154,7 @@ fn package(root: &Path, check_target: &Path, version: &str) -> Result<BTreeMap<S
         .args(&args)
         .current_dir(root)
         .env("CARGO_TARGET_DIR", check_target)
+        .env("CARGO_PROFILE_DEV_DEBUG", DEBUG_INFO)
         .status()
         .context("could not run cargo package")?;
     if !status.success() {
@@ -238,6 +244,7 @@ fn build_packaged(check_target: &Path, dir: &Path, version: &str) -> Result<Path
         .args(&args)
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", check_target)
+        .env("CARGO_PROFILE_DEV_DEBUG", DEBUG_INFO)
         .env_remove("CARGO_MANIFEST_DIR")
         .env_remove("CARGO_WORKSPACE_DIR")
         .status()
