@@ -250,6 +250,44 @@ impl Cache {
 
     /// Removes temporary files that a killed build left in the cache folder (those of a
     /// build running now are younger than [`STALE_TEMP`] and stay).
+    /// Deletes the cache files of chapters no longer in the book (removed, renamed or
+    /// moved): each `<hash>.pack`, `.page` or `.uses` file, regular and named as this
+    /// cache names them, whose hash is none of `chapters`' paths. Without it, every
+    /// chapter a book ever had would keep its files. Anything else in the folder is left
+    /// alone; a file that cannot be deleted stays (it is never read for another chapter).
+    /// Returns how many files were deleted.
+    pub fn remove_files_of_other_chapters<'a>(
+        &self,
+        chapters: impl IntoIterator<Item = &'a Path>,
+    ) -> usize {
+        let Some(dir) = &self.dir else { return 0 };
+        let Ok(entries) = fs::read_dir(dir) else {
+            return 0;
+        };
+        let current: std::collections::HashSet<String> = chapters
+            .into_iter()
+            .map(|path| file_name(path, "")) // "<hash>."
+            .collect();
+        let mut removed = 0;
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some((stem, kind)) = name.rsplit_once('.') else {
+                continue;
+            };
+            let named_as_ours = matches!(kind, "pack" | "page" | "uses")
+                && stem.len() == FILE_HASH_CHARS
+                && stem.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+            if named_as_ours
+                && !current.contains(&name[..=FILE_HASH_CHARS])
+                && entry.file_type().is_ok_and(|t| t.is_file())
+                && fs::remove_file(entry.path()).is_ok()
+            {
+                removed += 1;
+            }
+        }
+        removed
+    }
+
     pub fn remove_stale_temp_files(&self) {
         let Some(dir) = &self.dir else { return };
         let Ok(entries) = fs::read_dir(dir) else {
@@ -302,8 +340,11 @@ impl Kept {
 /// The cache file of the chapter at `chapter_path`: a pack (`"pack"`) or a page.
 fn file_name(chapter_path: &Path, kind: &str) -> String {
     let name = blake3::hash(chapter_path.to_string_lossy().as_bytes()).to_hex();
-    format!("{}.{kind}", &name[..24])
+    format!("{}.{kind}", &name[..FILE_HASH_CHARS])
 }
+
+/// How many hex digits of the hash of a chapter's path name its cache files.
+const FILE_HASH_CHARS: usize = 24;
 
 /// The page in `text` when it was written for `key` and its body check holds.
 fn parse_page(mut text: String, key: &blake3::Hash) -> Option<Page> {
@@ -600,6 +641,53 @@ mod tests {
         // A file named like a pack that is not one: not ours.
         fs::write(dir.path().join("x.pack"), "something else\n").unwrap();
         assert!(!is_cache_dir(dir.path()));
+    }
+
+    #[test]
+    fn only_files_of_chapters_gone_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache::new(Some(dir.path().to_path_buf()));
+        let (kept, gone) = (Path::new("kept.md"), Path::new("gone.md"));
+        for kind in ["pack", "page", "uses"] {
+            fs::write(dir.path().join(file_name(kept, kind)), "").unwrap();
+            fs::write(dir.path().join(file_name(gone, kind)), "").unwrap();
+        }
+        let not_ours = [
+            "notes.txt".to_string(),
+            "0123456789abcdef01234567.txt".to_string(),
+            "0123456789abcdef0123456.pack".to_string(), // 23 digits
+            "0123456789ABCDEF01234567.pack".to_string(), // not lower-case hex
+            format!("{TEMP_PREFIX}0123456789abcdef01234567.pack"),
+        ];
+        for name in &not_ours {
+            fs::write(dir.path().join(name), "").unwrap();
+        }
+        // A folder named like a pack is not a file of ours either.
+        fs::create_dir(dir.path().join("0123456789abcdef01234567.pack")).unwrap();
+        // Nor a link: it is left, and what it points to is never touched.
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(
+            dir.path().join(file_name(kept, "pack")),
+            dir.path().join("1123456789abcdef01234567.page"),
+        )
+        .unwrap();
+        assert_eq!(cache.remove_files_of_other_chapters([kept]), 3);
+        for kind in ["pack", "page", "uses"] {
+            assert!(dir.path().join(file_name(kept, kind)).exists());
+            assert!(!dir.path().join(file_name(gone, kind)).exists());
+        }
+        for name in &not_ours {
+            assert!(dir.path().join(name).exists(), "{name}");
+        }
+        assert!(dir.path().join("0123456789abcdef01234567.pack").is_dir());
+        #[cfg(unix)]
+        assert!(dir
+            .path()
+            .join("1123456789abcdef01234567.page")
+            .is_symlink());
+        assert_eq!(cache.remove_files_of_other_chapters([kept]), 0);
+        // No cache, nothing to do.
+        assert_eq!(Cache::new(None).remove_files_of_other_chapters([kept]), 0);
     }
 
     #[test]

@@ -70,6 +70,8 @@ pub struct RunStats {
     pub cache_misses: usize,
     /// Chapters whose whole page came from the cache.
     pub pages_reused: usize,
+    /// Cache files deleted because their chapter is no longer in the book.
+    pub cache_files_removed: usize,
 }
 
 /// The outcome of preprocessing a book: the new book, warnings, and errors.
@@ -252,6 +254,15 @@ fn process_here(ctx: &PreprocessorContext, mut book: Book) -> Result<Outcome> {
     }
     if let (count, Some(err)) = unwritten {
         config_warnings.push(cache_write_warning(&config.cache_dir, count, &err));
+    }
+    // Once per build (every renderer sees the same chapters): by the HTML run, or by
+    // the only run when HTML does not render the book.
+    if !warnings_said_by_the_html_run(ctx) {
+        stats.cache_files_removed = book_ctx.cache.remove_files_of_other_chapters(
+            chapters
+                .iter()
+                .filter_map(|ch| ch.path.map(PathBuf::as_path)),
+        );
     }
     if html {
         let widget_pages: Vec<String> = chapters

@@ -427,3 +427,56 @@ fn a_line_added_above_a_definition_renders_only_its_chapter() {
     );
     assert_eq!(after.stats.pages_reused, after.stats.chapters - 2);
 }
+
+/// The packs, pages and uses files in the cache folder.
+fn cache_files(test: &BookTest) -> usize {
+    std::fs::read_dir(cache_dir(test))
+        .unwrap()
+        .filter(|e| {
+            let path = e.as_ref().unwrap().path();
+            path.extension()
+                .is_some_and(|x| x == "pack" || x == "page" || x == "uses")
+        })
+        .count()
+}
+
+#[test]
+fn a_chapter_removed_or_renamed_leaves_no_cache_files_behind() {
+    let mut test = BookTest::from_dir("inspect/basic");
+    let summary = "src/SUMMARY.md";
+    let first = build(&test);
+    assert_eq!(first.stats.cache_files_removed, 0);
+    let files = cache_files(&test);
+    // Something of the author's own in the folder is never touched.
+    test.change_file(".mathcourse-cache/notes.page.txt", "mine\n");
+
+    // Softmax renamed: its files go, the new name gets as many of its own.
+    std::fs::rename(
+        test.root.join("src/softmax.md"),
+        test.root.join("src/softmax-function.md"),
+    )
+    .unwrap();
+    edit(&mut test, summary, "(softmax.md)", "(softmax-function.md)");
+    let renamed = build(&test);
+    assert!(
+        renamed.stats.cache_files_removed >= 2,
+        "the pack and page of softmax.md are deleted"
+    );
+    assert_eq!(cache_files(&test), files);
+
+    // Claims removed from the book: its files go, the others stay.
+    edit(&mut test, summary, "- [Claims](claims.md)\n", "");
+    let removed = build(&test);
+    assert!(removed.stats.cache_files_removed >= 1);
+    assert_eq!(
+        cache_files(&test),
+        files - removed.stats.cache_files_removed
+    );
+    assert_eq!(
+        std::fs::read_to_string(cache_dir(&test).join("notes.page.txt")).unwrap(),
+        "mine\n"
+    );
+    // Nothing left to delete, and what stays is what a cold build makes.
+    let again = warm_equals_cold(&test, "claims removed");
+    assert_eq!(again.stats.cache_files_removed, 0);
+}
