@@ -31,18 +31,21 @@ fn main() {
     files.sort();
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     let mut out = String::from("/// Every embedded asset: path relative to `theme/`, bytes.\npub static ASSETS: &[(&str, &[u8])] = &[\n");
+    // Paths in the generated code are written from `env!` at compile time, never as this
+    // run saw them: a run reused by another checkout (above) must not embed this one's
+    // files.
     for (rel, abs) in files {
-        let mut source = abs;
-        if rel.ends_with(".js") && !rel.contains('/') {
-            let text = fs::read_to_string(&source).unwrap();
-            let compact = out_dir.join(&rel);
-            fs::write(&compact, compact_js(&text)).unwrap();
-            source = compact;
-        }
-        out.push_str(&format!(
-            "    ({rel:?}, include_bytes!({:?})),\n",
-            source.display().to_string()
-        ));
+        let source = if rel.ends_with(".js") && !rel.contains('/') {
+            let text = fs::read_to_string(&abs).unwrap();
+            fs::write(out_dir.join(&rel), compact_js(&text)).unwrap();
+            format!("concat!(env!(\"OUT_DIR\"), {:?})", format!("/{rel}"))
+        } else {
+            format!(
+                "concat!(env!(\"CARGO_MANIFEST_DIR\"), {:?})",
+                format!("/theme/{rel}")
+            )
+        };
+        out.push_str(&format!("    ({rel:?}, include_bytes!({source})),\n"));
     }
     out.push_str("];\n");
     let dest = out_dir.join("assets.rs");
@@ -54,21 +57,20 @@ fn main() {
 fn embed_templates(manifest: &Path, out_dir: &Path) {
     println!("cargo:rerun-if-changed=templates");
     let dir = manifest.join("templates");
-    let mut names: Vec<(String, PathBuf)> = fs::read_dir(&dir)
+    let mut names: Vec<String> = fs::read_dir(&dir)
         .expect("templates/ folder")
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "html"))
-        .map(|p| (p.file_name().unwrap().to_string_lossy().to_string(), p))
+        .map(|p| p.file_name().unwrap().to_string_lossy().to_string())
         .collect();
     names.sort();
     let mut out = String::from(
         "/// The built-in templates: name, text.\npub const BUILTIN: &[(&str, &str)] = &[\n",
     );
-    for (name, path) in names {
-        let path = path.canonicalize().unwrap();
+    for name in names {
         out.push_str(&format!(
-            "    ({name:?}, include_str!({:?})),\n",
-            path.display().to_string()
+            "    ({name:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), {:?}))),\n",
+            format!("/templates/{name}")
         ));
     }
     out.push_str("];\n");
