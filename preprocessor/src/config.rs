@@ -89,6 +89,17 @@ pub enum Delimiters {
     Github,
 }
 
+impl Delimiters {
+    /// The option's value as book.toml writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Delimiters::MdbookKatex => "mdbook-katex",
+            Delimiters::Mathjax => "mathjax",
+            Delimiters::Github => "github",
+        }
+    }
+}
+
 /// Every option of `[preprocessor.mathcourse]`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields, default)]

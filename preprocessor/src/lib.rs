@@ -371,16 +371,19 @@ fn mathjax_setup(
     let theme_dir = theme_dir(ctx);
     let mathjax = mathjax_rules(config, mathjax_support, &ctx.root.join(&theme_dir));
     if mathjax_support && html {
-        warnings.push(MATHJAX_CDN_WARNING.to_string());
+        warnings.push(mathjax::theme::cdn_warning(config.delimiters));
     }
-    if mathjax.is_some() && html {
+    if html {
         for file in ["index.hbs", "head.hbs"] {
             let path = ctx.root.join(&theme_dir).join(file);
             let text = std::fs::read_to_string(&path).unwrap_or_default();
             if let Some(src) = mathjax::theme::unconditional_mathjax(&text) {
-                warnings.push(format!(
-                    "{} loads MathJax on every page (`{src}`), which has nothing left to typeset now that mathcourse typesets every formula at build time: remove that script (and its `text/x-mathjax-config`, which mathcourse has read)",
-                    theme_dir.join(file).display()
+                warnings.push(mathjax::theme::script_warning(
+                    &theme_dir.join(file),
+                    &src,
+                    &text,
+                    mathjax.is_some(),
+                    config.delimiters,
                 ));
             }
         }
@@ -448,9 +451,6 @@ fn book_context(
         },
     })
 }
-
-/// Said once per build while `[output.html] mathjax-support = true`.
-const MATHJAX_CDN_WARNING: &str = "`[output.html] mathjax-support = true` still makes every page load MathJax 2.7 from a CDN (cdnjs.cloudflare.com), which typesets nothing now that mathcourse typesets every formula at build time: remove `mathjax-support = true` and add `delimiters = \"mathjax\"` under [preprocessor.mathcourse], so the math is still read the same way and the pages load no MathJax";
 
 /// MathJax's reading rules for this book, or `None` when its math is read another way:
 /// `delimiters = "mathjax"`, or mdBook's `mathjax-support` without a `delimiters`

@@ -106,6 +106,71 @@ fn a_theme_sets_delimiters_escapes_and_macros() {
     );
 }
 
+/// A MathJax 3 theme (`window.MathJax = { tex: { ... } }` and a `tex-*.js` script, as in
+/// MathJax 3's documentation) sets the delimiters, escapes and macros too. Before, its
+/// `$` delimiters were not read and every `$...$` formula was left as text.
+#[test]
+fn a_mathjax_3_theme_sets_delimiters_escapes_and_macros() {
+    let mut test = BookTest::from_dir("mathjax/theme");
+    test.change_file(
+        "theme/head.hbs",
+        r#"<script>
+window.MathJax = {
+  tex: {
+    inlineMath: [['$', '$'], ['\\(', '\\)']],
+    macros: { RR: "{\\mathbb{R}}", pair: ["\\langle #1, #2 \\rangle", 2] }
+  }
+};
+</script>
+<script async src="https://cdn.example/npm/mathjax@3/es5/tex-mml-chtml.js"></script>
+"#,
+    );
+    test.build();
+    assert_eq!(
+        typeset_formulas(&test, &["dollars.html"]),
+        "dollars.html\tI\tx \\in \\RR\ndollars.html\tI\t\\pair{a}{b}\ndollars.html\tD\t\\sum_{i=1}^n i\n"
+    );
+    // MathJax 3 reads `\$` as a dollar sign without being told.
+    let main = test.main_of("dollars.html");
+    assert!(main.contains("<p>It costs $5 and $10: escaped"), "{main}");
+    let (config, _) = warnings(&test);
+    assert!(
+        config.iter().any(|w| w.contains(
+            "(and its `MathJax = { tex: ... }` configuration, which mathcourse has read)"
+        )),
+        "{config:?}"
+    );
+}
+
+/// A book read the default way (no `delimiters`, no `mathjax-support`) whose theme loads
+/// MathJax on every page is told so, with the option that reads its math as that
+/// MathJax did. Before, nothing was said and MathJax kept loading from its CDN.
+#[test]
+fn a_theme_that_loads_mathjax_is_reported_whatever_the_reading() {
+    let mut test = BookTest::from_dir("mathjax/theme");
+    test.change_file(
+        "book.toml",
+        "[book]\ntitle = \"T\"\n\n[preprocessor.mathcourse]\n",
+    );
+    test.change_file("src/dollars.md", "# Dollars\n\nInline $x^2$.\n");
+    test.change_file(
+        "theme/head.hbs",
+        "<script>MathJax = { tex: { inlineMath: [['$', '$']] } };</script>\n<script src=\"https://cdn.example/mathjax@3/tex-svg.js\"></script>\n",
+    );
+    let (config, _) = warnings(&test);
+    let loads: Vec<_> = config
+        .iter()
+        .filter(|w| w.contains("loads MathJax on every page"))
+        .collect();
+    assert_eq!(loads.len(), 1, "{config:?}");
+    assert!(loads[0].contains("theme/head.hbs"), "{}", loads[0]);
+    assert!(
+        loads[0].contains("add `delimiters = \"mathjax\"`"),
+        "{}",
+        loads[0]
+    );
+}
+
 /// Edge cases of MathJax's rules (emphasis, tables, lists, quotes, raw HTML, `<br>`,
 /// entities, escapes, braces, unclosed openers, `\begin`, `\ref`, code, footnotes). The
 /// expected list was made by MathJax's own `tex2jax` over the page plain mdBook built

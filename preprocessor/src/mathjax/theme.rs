@@ -1,12 +1,14 @@
-//! The MathJax configuration a custom theme writes in a
-//! `<script type="text/x-mathjax-config">`: `tex2jax` delimiters and escapes, and TeX
-//! macros (`TeX: { Macros: { ... } }`). The script is JavaScript; only the object
-//! literals MathJax documents are read (strings, booleans, numbers, arrays, objects),
-//! never evaluated.
+//! The MathJax configuration a custom theme writes: MathJax 2's
+//! `<script type="text/x-mathjax-config">` (`tex2jax` delimiters and escapes, TeX macros
+//! in `TeX: { Macros: { ... } }`) or MathJax 3's `window.MathJax = { tex: { ... } }` in a
+//! plain `<script>` (`inlineMath`, `displayMath`, `processEscapes`, `macros`). The script
+//! is JavaScript; only the object literals MathJax documents are read (strings, booleans,
+//! numbers, arrays, objects), never evaluated.
 
 use std::collections::BTreeMap;
 
 use super::Tex2jax;
+use crate::config::Delimiters;
 
 /// A JavaScript literal value.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,10 +30,31 @@ impl Value {
     }
 }
 
-/// Applies every `text/x-mathjax-config` script of `html` (a theme's `index.hbs`) to
-/// `rules`. Returns false when the page has none.
-pub fn apply_config(html: &str, rules: &mut Tex2jax) -> bool {
-    let mut found = false;
+/// Which MathJax configuration a theme file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConfigKind {
+    /// MathJax 2: a `<script type="text/x-mathjax-config">`.
+    V2,
+    /// MathJax 3 (or 4): `MathJax = { tex: { ... } }` in a plain `<script>`.
+    V3,
+}
+
+impl ConfigKind {
+    /// How a message names it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ConfigKind::V2 => "its `text/x-mathjax-config`",
+            ConfigKind::V3 => "its `MathJax = { tex: ... }` configuration",
+        }
+    }
+}
+
+/// Applies the MathJax configuration of `html` (a theme's `index.hbs` or `head.hbs`) to
+/// `rules`: every `text/x-mathjax-config` script (MathJax 2), or else a MathJax 3
+/// configuration object, which starts from MathJax 3's own defaults (`\$` is a dollar
+/// sign there). Returns which kind it found, `None` when the file has neither.
+pub fn apply_config(html: &str, rules: &mut Tex2jax) -> Option<ConfigKind> {
+    let mut found = None;
     let lower = html.to_ascii_lowercase();
     let mut from = 0;
     while let Some(at) = lower[from..].find("text/x-mathjax-config") {
@@ -43,7 +66,7 @@ pub fn apply_config(html: &str, rules: &mut Tex2jax) -> bool {
             .find("</script")
             .map_or(html.len(), |i| open_end + i);
         let script = &html[open_end..close];
-        found = true;
+        found = Some(ConfigKind::V2);
         match hub_config(script) {
             Some(config) => apply(&config, rules),
             // Something this reader does not follow (a function, a variable): the parts
@@ -60,7 +83,107 @@ pub fn apply_config(html: &str, rules: &mut Tex2jax) -> bool {
         }
         from = close;
     }
+    if found.is_none() {
+        if let Some(config) = v3_config(html) {
+            let macros = std::mem::take(&mut rules.macros);
+            *rules = v3_defaults();
+            rules.macros = macros;
+            if let Some(tex) = config.get("tex") {
+                apply_v3(tex, rules);
+            }
+            found = Some(ConfigKind::V3);
+        }
+    }
     found
+}
+
+/// MathJax 3's TeX input defaults: `\(...\)` inline, `$$` and `\[...\]` display, and
+/// `\$` a dollar sign.
+fn v3_defaults() -> Tex2jax {
+    Tex2jax {
+        process_escapes: true,
+        ..Tex2jax::default()
+    }
+}
+
+/// The object assigned to `MathJax` (`window.MathJax = {...}`, `MathJax = {...}`,
+/// `var MathJax = {...}`) in a plain `<script>` of `html`, if one reads.
+fn v3_config(html: &str) -> Option<Value> {
+    let lower = html.to_ascii_lowercase();
+    let mut from = 0;
+    while let Some(at) = lower[from..].find("<script") {
+        let start = from + at;
+        let open_end = lower[start..]
+            .find('>')
+            .map_or(lower.len(), |e| start + e + 1);
+        let close = lower[open_end..]
+            .find("</script")
+            .map_or(html.len(), |i| open_end + i);
+        from = close;
+        let tag = &lower[start..open_end];
+        if tag.contains("src=") || tag.contains("x-mathjax-config") {
+            continue;
+        }
+        let script = &html[open_end..close];
+        let mut k = 0;
+        while let Some(at) = script[k..].find("MathJax") {
+            let after = k + at + "MathJax".len();
+            k = after;
+            let rest = script[after..].trim_start();
+            let Some(rest) = rest.strip_prefix('=') else {
+                continue;
+            };
+            if rest.starts_with('=') {
+                continue;
+            }
+            let mut p = Parser {
+                s: script.as_bytes(),
+                i: script.len() - rest.len(),
+            };
+            if let Some(v @ Value::Object(_)) = p.value(0) {
+                return Some(v);
+            }
+        }
+    }
+    None
+}
+
+/// Applies MathJax 3's `tex` block.
+fn apply_v3(tex: &Value, rules: &mut Tex2jax) {
+    if let Some(p) = delimiter_pairs(tex.get("inlineMath")) {
+        rules.inline = p;
+    }
+    if let Some(p) = delimiter_pairs(tex.get("displayMath")) {
+        rules.display = p;
+    }
+    let flag = |key: &str, into: &mut bool| {
+        if let Some(Value::Bool(b)) = tex.get(key) {
+            *into = *b;
+        }
+    };
+    flag("processEscapes", &mut rules.process_escapes);
+    flag("processEnvironments", &mut rules.process_environments);
+    flag("processRefs", &mut rules.process_refs);
+    if let Some(Value::Object(macros)) = tex.get("macros") {
+        rules.macros.extend(read_macros(macros));
+    }
+}
+
+/// A list of `[open, close]` delimiter pairs.
+fn delimiter_pairs(v: Option<&Value>) -> Option<Vec<(String, String)>> {
+    let Value::Array(items) = v? else { return None };
+    Some(
+        items
+            .iter()
+            .filter_map(|pair| match pair {
+                Value::Array(p) => match (p.first(), p.get(1)) {
+                    (Some(Value::Str(a)), Some(Value::Str(b))) => Some((a.clone(), b.clone())),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect(),
+    )
 }
 
 /// The `src` of a `<script>` in `html` (a theme file) that loads MathJax whatever the
@@ -93,6 +216,60 @@ pub fn unconditional_mathjax(html: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// The warning for a theme file (`file`, whose text is `html`) with a script that loads
+/// MathJax from `src` on every page. `reading_mathjax`: the book's math is read as
+/// MathJax reads it; `delimiters`: the book's `delimiters` option.
+pub fn script_warning(
+    file: &std::path::Path,
+    src: &str,
+    html: &str,
+    reading_mathjax: bool,
+    delimiters: Option<Delimiters>,
+) -> String {
+    let kind = apply_config(html, &mut Tex2jax::default());
+    let head = format!(
+        "{} loads MathJax on every page (`{src}`), which has nothing left to typeset now that mathcourse typesets every formula at build time",
+        file.display()
+    );
+    if reading_mathjax {
+        return match kind {
+            Some(k) => format!(
+                "{head}: remove that script (and {}, which mathcourse has read)",
+                k.describe()
+            ),
+            None => format!("{head}: remove that script"),
+        };
+    }
+    if delimiters.is_some() {
+        // The author chose how the math is read.
+        return format!(
+            "{head}, but would still typeset in the browser any text that looks like math to it: remove that script"
+        );
+    }
+    let configured = match kind {
+        Some(k) => format!(" (with the delimiters of {})", k.describe()),
+        None => String::new(),
+    };
+    format!(
+        "{head}, but would still typeset in the browser any text that looks like math to it: remove that script. Its math is read as mdbook-katex reads it, before Markdown; if it was written for that MathJax (which reads it after Markdown: `\\\\(x\\\\)`, `\\\\\\\\`), add `delimiters = \"mathjax\"` under [preprocessor.mathcourse] to read it the way MathJax did{configured}"
+    )
+}
+
+/// The warning said once per build while `[output.html] mathjax-support = true`, for the
+/// book's `delimiters` option.
+pub fn cdn_warning(delimiters: Option<Delimiters>) -> String {
+    let head = "`[output.html] mathjax-support = true` still makes every page load MathJax 2.7 from a CDN (cdnjs.cloudflare.com), which typesets nothing now that mathcourse typesets every formula at build time";
+    match delimiters {
+        None => format!(
+            "{head}: remove `mathjax-support = true` and add `delimiters = \"mathjax\"` under [preprocessor.mathcourse], so the math is still read the same way and the pages load no MathJax"
+        ),
+        Some(d) => format!(
+            "{head}: remove `mathjax-support = true` (the math is read as `delimiters = \"{}\"` says)",
+            d.name()
+        ),
+    }
 }
 
 /// The object passed to `MathJax.Hub.Config(...)` in `script`.
@@ -128,27 +305,10 @@ fn object_after(script: &str, key: &str) -> Option<Value> {
 
 fn apply(config: &Value, rules: &mut Tex2jax) {
     if let Some(t) = config.get("tex2jax") {
-        let pairs = |v: Option<&Value>| -> Option<Vec<(String, String)>> {
-            let Value::Array(items) = v? else { return None };
-            Some(
-                items
-                    .iter()
-                    .filter_map(|pair| match pair {
-                        Value::Array(p) => match (p.first(), p.get(1)) {
-                            (Some(Value::Str(a)), Some(Value::Str(b))) => {
-                                Some((a.clone(), b.clone()))
-                            }
-                            _ => None,
-                        },
-                        _ => None,
-                    })
-                    .collect(),
-            )
-        };
-        if let Some(p) = pairs(t.get("inlineMath")) {
+        if let Some(p) = delimiter_pairs(t.get("inlineMath")) {
             rules.inline = p;
         }
-        if let Some(p) = pairs(t.get("displayMath")) {
+        if let Some(p) = delimiter_pairs(t.get("displayMath")) {
             rules.display = p;
         }
         let flag = |key: &str, into: &mut bool| {
@@ -340,7 +500,7 @@ mod tests {
           });
         </script>"#;
         let mut rules = Tex2jax::default();
-        assert!(apply_config(page, &mut rules));
+        assert_eq!(apply_config(page, &mut rules), Some(ConfigKind::V2));
         assert_eq!(rules.inline[0], ("$".to_string(), "$".to_string()));
         assert_eq!(rules.inline[1], ("\\(".to_string(), "\\)".to_string()));
         assert_eq!(rules.display.len(), 2);
@@ -353,7 +513,7 @@ mod tests {
             tex2jax: { inlineMath: [['$','$']] } });
         </script>"#;
         let mut rules = Tex2jax::default();
-        assert!(apply_config(page, &mut rules));
+        assert_eq!(apply_config(page, &mut rules), Some(ConfigKind::V2));
         assert_eq!(rules.inline, vec![("$".to_string(), "$".to_string())]);
         assert_eq!(
             unconditional_mathjax(
@@ -369,7 +529,76 @@ mod tests {
             None
         );
         let mut stock = Tex2jax::default();
-        assert!(!apply_config("<script>x</script>", &mut stock));
+        assert_eq!(apply_config("<script>x</script>", &mut stock), None);
         assert_eq!(stock, Tex2jax::default());
+    }
+
+    /// A MathJax 3 theme (`window.MathJax = { tex: {...} }` before the `tex-*.js` script)
+    /// sets the delimiters, escapes and macros as MathJax 3 reads them, from MathJax 3's
+    /// defaults.
+    #[test]
+    fn reads_a_mathjax_3_configuration() {
+        let head = r#"<script>
+window.MathJax = {
+  tex: { inlineMath: [['$', '$']], displayMath: [["$$", "$$"]],
+         macros: { NN: "\\mathbb{N}", pair: ["(#1, #2)", 2] } },
+  options: { ignoreHtmlClass: 'skip' }
+};
+</script>
+<script async src="https://cdn.example/mathjax@3/es5/tex-chtml.js"></script>"#;
+        let mut rules = Tex2jax::default();
+        assert_eq!(apply_config(head, &mut rules), Some(ConfigKind::V3));
+        assert_eq!(rules.inline, vec![("$".to_string(), "$".to_string())]);
+        assert_eq!(rules.display, vec![("$$".to_string(), "$$".to_string())]);
+        assert!(
+            rules.process_escapes,
+            "MathJax 3 reads \\$ as a dollar by default"
+        );
+        assert_eq!(rules.macros["\\NN"], "\\mathbb{N}");
+        assert_eq!(rules.macros["\\pair"], "(#1, #2)");
+        assert_eq!(
+            unconditional_mathjax(head).as_deref(),
+            Some("https://cdn.example/mathjax@3/es5/tex-chtml.js")
+        );
+        // Without a `tex` block: MathJax 3's defaults, `\\(...\\)` inline only.
+        let mut rules = Tex2jax::default();
+        let bare = "<script>MathJax = { options: {} };</script>";
+        assert_eq!(apply_config(bare, &mut rules), Some(ConfigKind::V3));
+        assert_eq!(rules.inline, Tex2jax::default().inline);
+        assert!(rules.process_escapes);
+        // A comparison or a script with a `src` is not a configuration.
+        for page in [
+            "<script>if (MathJax == null) { go(); }</script>",
+            "<script src=\"x.js\">MathJax = { tex: {} }</script>",
+        ] {
+            assert_eq!(apply_config(page, &mut Tex2jax::default()), None, "{page}");
+        }
+    }
+
+    /// The warning for a theme script that loads MathJax says what the build did with its
+    /// configuration, and points a book read the mdbook-katex way to `delimiters`.
+    #[test]
+    fn theme_script_warning_fits_the_reading() {
+        let v3 = "<script>MathJax = { tex: { inlineMath: [['$','$']] } };</script>";
+        let file = std::path::Path::new("theme/head.hbs");
+        let read = script_warning(file, "m.js", v3, true, Some(Delimiters::Mathjax));
+        assert!(
+            read.contains("`MathJax = { tex: ... }` configuration, which mathcourse has read"),
+            "{read}"
+        );
+        let plain = script_warning(file, "m.js", "", true, None);
+        assert!(plain.ends_with("remove that script"), "{plain}");
+        assert!(!plain.contains("has read"), "{plain}");
+        let default = script_warning(file, "m.js", v3, false, None);
+        assert!(
+            default.contains("add `delimiters = \"mathjax\"`"),
+            "{default}"
+        );
+        let chosen = script_warning(file, "m.js", v3, false, Some(Delimiters::Github));
+        assert!(!chosen.contains("delimiters ="), "{chosen}");
+        assert!(cdn_warning(None).contains("add `delimiters = \"mathjax\"`"));
+        let github = cdn_warning(Some(Delimiters::Github));
+        assert!(!github.contains("add `delimiters"), "{github}");
+        assert!(github.contains("`delimiters = \"github\"`"), "{github}");
     }
 }
