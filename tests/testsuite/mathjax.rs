@@ -171,6 +171,47 @@ fn a_theme_that_loads_mathjax_is_reported_whatever_the_reading() {
     );
 }
 
+/// A theme that typesets with KaTeX's auto-render in the browser (`renderMathInElement`
+/// with its `delimiters`), read with `delimiters = "mathjax"`: the math is read after
+/// Markdown with the theme's delimiters, as auto-render read it (`$\\(9\\)$` reaches it as
+/// `$(9)$`, `\\\\` as `\\`). Before, its delimiters were not read: no `$` formula was
+/// found.
+#[test]
+fn a_katex_auto_render_theme_sets_the_delimiters() {
+    let mut test = BookTest::from_dir("mathjax/theme");
+    test.change_file(
+        "theme/head.hbs",
+        r#"<script defer src="https://cdn.example/katex/contrib/auto-render.min.js"></script>
+<script>
+document.addEventListener("DOMContentLoaded", function () {
+  renderMathInElement(document.body, {
+    delimiters: [{left: "$$", right: "$$", display: true}, {left: "$", right: "$", display: false}]
+  });
+});
+</script>
+"#,
+    );
+    test.change_file(
+        "src/dollars.md",
+        "# Dollars\n\nA $\\(9\\)$ grid, and \\(not math\\).\n\n$$\na \\\\\\\\ b\n$$\n",
+    );
+    test.build();
+    assert_eq!(
+        typeset_formulas(&test, &["dollars.html"]),
+        "dollars.html\tI\t(9)\ndollars.html\tD\ta \\\\ b\n"
+    );
+    let (config, _) = warnings(&test);
+    assert!(
+        config
+            .iter()
+            .any(|w| w.contains("loads KaTeX's auto-render on every page")
+                && w.contains(
+                    "(and its `renderMathInElement` options, which mathcourse has read)"
+                )),
+        "{config:?}"
+    );
+}
+
 /// Edge cases of MathJax's rules (emphasis, tables, lists, quotes, raw HTML, `<br>`,
 /// entities, escapes, braces, unclosed openers, `\begin`, `\ref`, code, footnotes). The
 /// expected list was made by MathJax's own `tex2jax` over the page plain mdBook built

@@ -37,6 +37,8 @@ pub enum ConfigKind {
     V2,
     /// MathJax 3 (or 4): `MathJax = { tex: { ... } }` in a plain `<script>`.
     V3,
+    /// KaTeX's auto-render: `renderMathInElement(element, { delimiters: [...] })`.
+    AutoRender,
 }
 
 impl ConfigKind {
@@ -45,6 +47,7 @@ impl ConfigKind {
         match self {
             ConfigKind::V2 => "its `text/x-mathjax-config`",
             ConfigKind::V3 => "its `MathJax = { tex: ... }` configuration",
+            ConfigKind::AutoRender => "its `renderMathInElement` options",
         }
     }
 }
@@ -94,7 +97,77 @@ pub fn apply_config(html: &str, rules: &mut Tex2jax) -> Option<ConfigKind> {
             found = Some(ConfigKind::V3);
         }
     }
+    if found.is_none() {
+        if let Some(options) = auto_render_options(html) {
+            let macros = std::mem::take(&mut rules.macros);
+            *rules = auto_render_rules(&options);
+            rules.macros = macros;
+            found = Some(ConfigKind::AutoRender);
+        }
+    }
     found
+}
+
+/// The options object of the first `renderMathInElement(element, {...})` call in `html`
+/// (an empty object when the call passes none).
+fn auto_render_options(html: &str) -> Option<Value> {
+    let call = "renderMathInElement(";
+    let mut from = 0;
+    while let Some(at) = html[from..].find(call) {
+        let args = from + at + call.len();
+        from = args;
+        // The element is an expression (`document.body`); the options follow its comma,
+        // unless the call closes first.
+        let rest = &html[args..];
+        let Some(end) = rest.find([',', ')', ';']) else {
+            continue;
+        };
+        if rest.as_bytes()[end] != b',' {
+            return Some(Value::Object(Vec::new()));
+        }
+        let mut p = Parser {
+            s: html.as_bytes(),
+            i: args + end + 1,
+        };
+        return match p.value(0) {
+            Some(v @ Value::Object(_)) => Some(v),
+            _ => Some(Value::Object(Vec::new())),
+        };
+    }
+    None
+}
+
+/// What KaTeX's auto-render finds with `options`: its `delimiters` (objects with
+/// `left`, `right`, `display`) or, without them, its defaults (`$$` and `\[...\]`
+/// display, `\(...\)` inline, the AMS environments). It reads no escapes.
+fn auto_render_rules(options: &Value) -> Tex2jax {
+    let mut rules = Tex2jax {
+        process_escapes: false,
+        process_refs: false,
+        ..Tex2jax::default()
+    };
+    if let Some(Value::Array(items)) = options.get("delimiters") {
+        rules.inline.clear();
+        rules.display.clear();
+        rules.process_environments = false;
+        for item in items {
+            let (Some(Value::Str(left)), Some(Value::Str(right))) =
+                (item.get("left"), item.get("right"))
+            else {
+                continue;
+            };
+            if left.starts_with("\\begin{") {
+                rules.process_environments = true;
+                continue;
+            }
+            let pair = (left.clone(), right.clone());
+            match item.get("display") {
+                Some(Value::Bool(true)) => rules.display.push(pair),
+                _ => rules.inline.push(pair),
+            }
+        }
+    }
+    rules
 }
 
 /// MathJax 3's TeX input defaults: `\(...\)` inline, `$$` and `\[...\]` display, and
@@ -186,8 +259,9 @@ fn delimiter_pairs(v: Option<&Value>) -> Option<Vec<(String, String)>> {
     )
 }
 
-/// The `src` of a `<script>` in `html` (a theme file) that loads MathJax whatever the
-/// book's `mathjax-support` says: not inside `{{#if mathjax_support}}`.
+/// The `src` of a `<script>` in `html` (a theme file) that loads MathJax (or KaTeX's
+/// auto-render) whatever the book's `mathjax-support` says: not inside
+/// `{{#if mathjax_support}}`.
 pub fn unconditional_mathjax(html: &str) -> Option<String> {
     let lower = html.to_ascii_lowercase();
     let mut from = 0;
@@ -204,7 +278,8 @@ pub fn unconditional_mathjax(html: &str) -> Option<String> {
             .split(['"', '\'', ' '])
             .next()
             .unwrap_or("");
-        if !src.to_ascii_lowercase().contains("mathjax") {
+        let lower_src = src.to_ascii_lowercase();
+        if !lower_src.contains("mathjax") && !lower_src.contains("auto-render") {
             continue;
         }
         let before = &html[..start];
@@ -229,8 +304,13 @@ pub fn script_warning(
     delimiters: Option<Delimiters>,
 ) -> String {
     let kind = apply_config(html, &mut Tex2jax::default());
+    let engine = if src.to_ascii_lowercase().contains("mathjax") {
+        "MathJax"
+    } else {
+        "KaTeX's auto-render"
+    };
     let head = format!(
-        "{} loads MathJax on every page (`{src}`), which has nothing left to typeset now that mathcourse typesets every formula at build time",
+        "{} loads {engine} on every page (`{src}`), which has nothing left to typeset now that mathcourse typesets every formula at build time",
         file.display()
     );
     if reading_mathjax {
@@ -253,7 +333,7 @@ pub fn script_warning(
         None => String::new(),
     };
     format!(
-        "{head}, but would still typeset in the browser any text that looks like math to it: remove that script. Its math is read as mdbook-katex reads it, before Markdown; if it was written for that MathJax (which reads it after Markdown: `\\\\(x\\\\)`, `\\\\\\\\`), add `delimiters = \"mathjax\"` under [preprocessor.mathcourse] to read it the way MathJax did{configured}"
+        "{head}, but would still typeset in the browser any text that looks like math to it: remove that script. Its math is read as mdbook-katex reads it, before Markdown; if it was written for {engine} (which reads it after Markdown: `\\\\(x\\\\)`, `\\\\\\\\`), add `delimiters = \"mathjax\"` under [preprocessor.mathcourse] to read it the way {engine} did{configured}"
     )
 }
 
@@ -600,5 +680,55 @@ window.MathJax = {
         let github = cdn_warning(Some(Delimiters::Github));
         assert!(!github.contains("add `delimiters"), "{github}");
         assert!(github.contains("`delimiters = \"github\"`"), "{github}");
+    }
+
+    /// KaTeX's auto-render in a theme (`renderMathInElement(document.body, {delimiters:
+    /// [...]})`): its delimiters, display or inline, no escapes; without options, its
+    /// defaults.
+    #[test]
+    fn reads_katex_auto_render_delimiters() {
+        let head = r#"<script defer src="https://cdn.example/katex@0.16/dist/contrib/auto-render.min.js"></script>
+<script>
+document.addEventListener("DOMContentLoaded", function() {
+  renderMathInElement(document.body, {
+    delimiters: [
+      {left: "$$", right: "$$", display: true},
+      {left: "$", right: "$", display: false},
+      {left: "\\begin{equation}", right: "\\end{equation}", display: true}
+    ]
+  });
+});
+</script>"#;
+        let mut rules = Tex2jax::default();
+        assert_eq!(apply_config(head, &mut rules), Some(ConfigKind::AutoRender));
+        assert_eq!(rules.inline, vec![("$".to_string(), "$".to_string())]);
+        assert_eq!(rules.display, vec![("$$".to_string(), "$$".to_string())]);
+        assert!(rules.process_environments);
+        assert!(!rules.process_escapes);
+        assert_eq!(
+            unconditional_mathjax(head).as_deref(),
+            Some("https://cdn.example/katex@0.16/dist/contrib/auto-render.min.js")
+        );
+        let warning = script_warning(
+            std::path::Path::new("theme/head.hbs"),
+            "https://cdn.example/katex@0.16/dist/contrib/auto-render.min.js",
+            head,
+            false,
+            None,
+        );
+        assert!(
+            warning.contains("loads KaTeX's auto-render on every page"),
+            "{warning}"
+        );
+        assert!(
+            warning.contains("written for KaTeX's auto-render"),
+            "{warning}"
+        );
+        // No options: auto-render's defaults.
+        let mut rules = Tex2jax::default();
+        let bare = "<script>renderMathInElement(document.body);</script>";
+        assert_eq!(apply_config(bare, &mut rules), Some(ConfigKind::AutoRender));
+        assert_eq!(rules.inline, Tex2jax::default().inline);
+        assert_eq!(rules.display, Tex2jax::default().display);
     }
 }
