@@ -348,6 +348,34 @@ mod tests {
         assert!(ok.diagnostics.is_empty(), "{:?}", ok.diagnostics);
     }
 
+    /// `\\$` inside a formula closes it (`\\` is a line break): the warning points at
+    /// that `$`, the cause, not only at the pairs it shifts.
+    #[test]
+    fn a_formula_closed_right_after_a_line_break_warns_at_the_closer() {
+        let src = "Pick $k \\xrightarrow \\\\$ \\mathbb K$ at random, then $m$.\n";
+        let out = render(src, OnError::Fail);
+        let texts: Vec<String> = out.diagnostics.iter().map(|d| d.render(false)).collect();
+        let at = texts
+            .iter()
+            .find(|t| t.contains("this formula ends at `\\\\$`"))
+            .unwrap_or_else(|| panic!("{texts:?}"));
+        // Located at the `\\$` of the first formula (column 22).
+        assert!(at.contains("1:22"), "{at}");
+        assert!(at.contains("`\\$`"), "{at}");
+        // An escaped dollar in prose, display math and a line break inside a formula
+        // are not reported.
+        for quiet in ["Costs \\$5, and $a$.\n", "$$a \\\\$$\n", "$a \\\\ b$\n"] {
+            let out = render(quiet, OnError::Fail);
+            assert!(
+                !out.diagnostics
+                    .iter()
+                    .any(|d| d.message.contains("ends at")),
+                "{quiet}: {:?}",
+                out.diagnostics
+            );
+        }
+    }
+
     #[test]
     fn prose_dollars_warn_once_each_up_to_a_cap() {
         // `$5 and $` and `$10 for $` (mdbook-katex typesets both) are kept as text.

@@ -65,6 +65,30 @@ pub fn declined_diagnostic(report: &Report, pair: &DeclinedPair) -> Diagnostic {
         .with_hint(hint)
 }
 
+/// The warning for an inline `$...$` formula whose closing `$` follows `\\`: `\\` is a TeX
+/// line break, so that `$` closes the formula (as in mdbook-katex), though the author
+/// usually meant a dollar sign inside the math (`\xleftarrow \\$ \mathbb G` written for
+/// a reader that runs after Markdown). Every later `$` of the paragraph then pairs with
+/// the wrong partner, so the warning points at the cause, not only at what follows.
+pub fn closed_after_line_break(report: &Report, span: &MathSpan) -> Option<Diagnostic> {
+    if span.delimiter != crate::scan::Delimiter::Dollar {
+        return None;
+    }
+    let trailing = span.tex.bytes().rev().take_while(|&b| b == b'\\').count();
+    if trailing < 2 || trailing % 2 != 0 || span.range.end < 3 {
+        return None;
+    }
+    Some(
+        report
+            .warning(
+                span.range.end - 3..span.range.end,
+                "this formula ends at `\\\\$`: `\\\\` is a TeX line break, so the `$` after it closes the formula",
+            )
+            .with_label("the formula closes here")
+            .with_hint("for a dollar sign inside the formula write `\\$` (`\\xleftarrow{\\$}`); every `$` after it in the paragraph now pairs with the next one"),
+    )
+}
+
 /// The warning that counts the kept-as-text dollar pairs not reported one by one.
 pub fn more_declined_diagnostic(report: &Report, first: &DeclinedPair, more: usize) -> Diagnostic {
     report
@@ -111,6 +135,11 @@ pub fn report_prose_notes(report: &mut Report, found: &Scan) {
                 ))
         };
         report.push(d);
+    }
+    for span in &found.math {
+        if let Some(d) = closed_after_line_break(report, span) {
+            report.push(d);
+        }
     }
     let shown = found.declined.len().min(MAX_DECLINED_SHOWN);
     for pair in &found.declined[..shown] {
