@@ -146,7 +146,9 @@ pub struct Config {
     pub error_color: String,
     /// KaTeX `minRuleThickness` (em).
     pub min_rule_thickness: Option<f64>,
-    /// KaTeX `maxSize` (em).
+    /// KaTeX `maxSize` (em). `"Infinity"`, as mdbook-katex's README writes it (KaTeX's
+    /// default), is no limit.
+    #[serde(deserialize_with = "number_or_infinity")]
     pub max_size: Option<f64>,
     /// KaTeX `maxExpand`.
     pub max_expand: Option<usize>,
@@ -282,6 +284,34 @@ impl Config {
     }
 }
 
+/// A number, or the string `"Infinity"` (any case; also `"inf"`), which means no limit:
+/// mdbook-katex's README writes `max-size = "Infinity"` and mdbook-katex accepts it.
+fn number_or_infinity<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum NumberOrText {
+        Number(f64),
+        Text(String),
+    }
+    match Option::<NumberOrText>::deserialize(d)? {
+        None => Ok(None),
+        Some(NumberOrText::Number(n)) if n.is_infinite() && n > 0.0 => Ok(None),
+        Some(NumberOrText::Number(n)) => Ok(Some(n)),
+        Some(NumberOrText::Text(s)) => {
+            let t = s.trim();
+            if ["infinity", "+infinity", "inf", "+inf"].contains(&t.to_ascii_lowercase().as_str()) {
+                Ok(None)
+            } else {
+                t.parse().map(Some).map_err(|_| {
+                    serde::de::Error::custom(format!(
+                        "`max-size = {s:?}`: expected a number of em, or \"Infinity\" for no limit"
+                    ))
+                })
+            }
+        }
+    }
+}
+
 /// A CSS colour as `error-color` accepts it: `#` and 3, 4, 6 or 8 hex digits, a colour
 /// name (letters only), or `rgb()`/`rgba()`/`hsl()`/`hsla()` of numbers. The value goes
 /// into a `style` attribute, so nothing else (no `;`, quotes or `url(`) gets through.
@@ -353,6 +383,23 @@ mod tests {
             msg.contains("`on-error`") && msg.contains("`fail`") && msg.contains("`warn`"),
             "{msg}"
         );
+    }
+
+    /// mdbook-katex's README block, copied into real books' book.toml, writes
+    /// `max-size = "Infinity"`; it failed the build ("expected f64").
+    #[test]
+    fn max_size_infinity_as_mdbook_katex_writes_it_is_no_limit() {
+        for v in [json!("Infinity"), json!("inf"), json!(null)] {
+            let cfg = Config::from_json(json!({ "max-size": v })).unwrap();
+            assert_eq!(cfg.max_size, None, "{v}");
+        }
+        let cfg = Config::from_json(json!({ "max-size": 12.5 })).unwrap();
+        assert_eq!(cfg.max_size, Some(12.5));
+        let cfg = Config::from_json(json!({ "max-size": "20" })).unwrap();
+        assert_eq!(cfg.max_size, Some(20.0));
+        let err = Config::from_json(json!({ "max-size": "huge" })).unwrap_err();
+        let msg = format!("{err:#}");
+        assert!(msg.contains("\"Infinity\" for no limit"), "{msg}");
     }
 
     #[test]
