@@ -202,14 +202,20 @@ impl Indexes {
     }
 }
 
-/// Drops repeats: the same problem (severity, file, line and message) reported from
-/// several places, e.g. a symbol's typo found in its table, a legend and the index.
+/// Drops repeats: the same problem (severity, file, place, message and label) reported
+/// from several places, e.g. a symbol's typo found in its table, a legend and the index
+/// (each moved to the definition). Two problems on one line (two formulas that fail,
+/// each with its own caret) are both kept.
 pub fn dedup(diagnostics: &mut Vec<Diagnostic>) {
     let mut seen = std::collections::HashSet::new();
-    let mut indexes = Indexes::default();
     diagnostics.retain(|d| {
-        let line = indexes.of(&d.source).line_of(d.span.start);
-        seen.insert((d.severity, d.path.clone(), line, d.message.clone()))
+        seen.insert((
+            d.severity,
+            d.path.clone(),
+            d.span.clone(),
+            d.message.clone(),
+            d.label.clone(),
+        ))
     });
 }
 
@@ -340,6 +346,27 @@ pub fn backticked(names: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::suggest;
+    use super::{dedup, Diagnostic};
+
+    /// Two formulas that fail on one line are two problems (found on a real book: the
+    /// second undefined command of a line was never shown); the same problem reported
+    /// twice at the same place is one.
+    #[test]
+    fn dedup_keeps_two_problems_of_one_line() {
+        let source: std::sync::Arc<str> = "a $\\Foo$ and $\\Bar$\n".into();
+        let path = std::path::Path::new("a.md");
+        let at = |span: std::ops::Range<usize>, label: &str| {
+            Diagnostic::error(path, &source, span, "LaTeX error in inline math").with_label(label)
+        };
+        let mut ds = vec![
+            at(3..7, "Undefined control sequence: \\Foo"),
+            at(14..18, "Undefined control sequence: \\Bar"),
+            at(3..7, "Undefined control sequence: \\Foo"),
+        ];
+        dedup(&mut ds);
+        assert_eq!(ds.len(), 2, "{ds:?}");
+        assert_eq!(ds[1].span, 14..18);
+    }
 
     #[test]
     fn short_names_one_edit_away_are_suggested() {
