@@ -106,6 +106,25 @@ fn a_theme_sets_delimiters_escapes_and_macros() {
     );
 }
 
+/// A row break written `\\\\` once reaches MathJax as `\\ ` (Markdown halves it): the rows
+/// run together in the page, here as in MathJax's, and the build says so with the fix
+/// (seen on a real MathJax book whose `aligned` blocks lost their rows). `\\\\\\\\` is fine.
+#[test]
+fn a_row_break_markdown_halves_is_a_warning_with_the_fix() {
+    let mut test = BookTest::from_dir("mathjax/stock");
+    test.change_file(
+        "src/display.md",
+        "# Rows\n\n$$\n\\begin{aligned}\na &= 1 \\\\\nb &= 2\n\\end{aligned}\n$$\n\n$$\n\\begin{aligned}\nc &= 3 \\\\\\\\\nd &= 4\n\\end{aligned}\n$$\n",
+    );
+    let (_, text) = warnings(&test);
+    assert!(
+        text.contains("the line break `\\\\` reaches the formula as `\\ ` (a space)"),
+        "{text}"
+    );
+    assert!(text.contains("src/display.md:5:8"), "{text}");
+    assert!(!text.contains("src/display.md:11:"), "{text}");
+}
+
 /// A MathJax 3 theme (`window.MathJax = { tex: { ... } }` and a `tex-*.js` script, as in
 /// MathJax 3's documentation) sets the delimiters, escapes and macros too. Before, its
 /// `$` delimiters were not read and every `$...$` formula was left as text.

@@ -155,10 +155,18 @@ impl Cx<'_> {
     /// Warnings where Markdown removed a backslash that mattered to the TeX.
     fn report_eaten(&mut self, eaten: &[(usize, char)]) {
         for &(at, c) in eaten.iter().take(MAX_EATEN_SHOWN) {
-            let d = self
-                .report.warning(at..at + 2, format!("Markdown turns `\\{c}` into `{c}` before the math is read"))
-                .with_label(format!("this formula shows `{c}` where the TeX says `\\{c}`"))
-                .with_hint(format!("MathJax showed `{c}` here too; if `\\{c}` is meant, write `\\\\{c}` (Markdown makes it `\\{c}`)"));
+            let d = self.report.warning(
+                at..at + 2,
+                format!("Markdown turns `\\{c}` into `{c}` before the math is read"),
+            );
+            let d = if c == '\\' {
+                // A row break written once: MathJax got a space instead.
+                d.with_label("the line break `\\\\` reaches the formula as `\\ ` (a space)")
+                    .with_hint("MathJax showed no line break here either; for one, write `\\\\\\\\` (Markdown makes it `\\\\`)")
+            } else {
+                d.with_label(format!("this formula shows `{c}` where the TeX says `\\{c}`"))
+                    .with_hint(format!("MathJax showed `{c}` here too; if `\\{c}` is meant, write `\\\\{c}` (Markdown makes it `\\{c}`)"))
+            };
             self.report.push(d);
         }
         if eaten.len() > MAX_EATEN_SHOWN {

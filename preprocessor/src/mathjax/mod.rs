@@ -64,6 +64,15 @@ pub fn scan_region(source: &str, region: Range<usize>, rules: &Tex2jax) -> Mathj
                 if MEANINGFUL.contains(&c) && !preceded_by_odd_backslashes(bytes, i) {
                     out.eaten.push((i, c));
                 }
+                // `\\` then a space or a line end: a line break in TeX, which Markdown
+                // makes `\` (a space) before MathJax reads it; `\\\\` is the line break.
+                if c == '\\'
+                    && (i == 0 || bytes[i - 1] != b'\\')
+                    && bytes.get(i + 2).is_some_and(|b| b.is_ascii_whitespace())
+                    && row_follows(&source[i + 2..f.range.end])
+                {
+                    out.eaten.push((i, c));
+                }
                 i += 2;
             } else {
                 i += 1;
@@ -73,6 +82,13 @@ pub fn scan_region(source: &str, region: Range<usize>, rules: &Tex2jax) -> Mathj
     out
 }
 
+/// True when `rest` (what follows a row break, up to the formula's closer) holds another
+/// row: not only the closer or an `\end{...}`, where a lost last break shows nothing.
+fn row_follows(rest: &str) -> bool {
+    let rest = rest.trim_start();
+    !rest.starts_with("\\end") && rest.len() > 2
+}
+
 fn preceded_by_odd_backslashes(bytes: &[u8], i: usize) -> bool {
     bytes[..i].iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1
 }
@@ -80,6 +96,33 @@ fn preceded_by_odd_backslashes(bytes: &[u8], i: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A `\\\\` row break written once (`\\\\`, not `\\\\\\\\`) reaches MathJax as `\\` (a
+    /// space): the rows of an `aligned` run together, as on a real page. It is reported
+    /// with the other removed backslashes; the doubled form, `\\\\{` and a last break before
+    /// `\\end` (nothing follows it) are not.
+    #[test]
+    fn a_row_break_markdown_halves_is_reported() {
+        let rules = Tex2jax::default();
+        let lost = "$$\n\\begin{aligned}\na \\\\\nb\n\\end{aligned}\n$$\n";
+        let found = scan_region(lost, 0..lost.len(), &rules);
+        assert_eq!(found.math.len(), 1, "{found:?}");
+        assert_eq!(found.eaten, vec![(lost.find("\\\\").unwrap(), '\\')]);
+        for kept in [
+            "$$\n\\begin{aligned}\na \\\\\\\\\nb\n\\end{aligned}\n$$\n",
+            // A last row break: nothing follows it, nothing is lost.
+            "$$\n\\begin{array}{l}\na \\\\\\\\\nb \\\\\n\\end{array}\n$$\n",
+            "$$ a \\\\ $$\n",
+            "$$ \\\\{x\\\\} $$\n",
+        ] {
+            let found = scan_region(kept, 0..kept.len(), &rules);
+            assert_eq!(found.math.len(), 1, "{kept}");
+            assert!(
+                !found.eaten.iter().any(|e| e.1 == '\\'),
+                "{kept}: {found:?}"
+            );
+        }
+    }
 
     /// Every cut of a text full of traps (multi-byte characters beside HTML, escapes,
     /// delimiters, entities) scans without a panic, with ranges inside the text.
