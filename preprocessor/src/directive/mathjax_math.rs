@@ -162,10 +162,10 @@ impl Cx<'_> {
             let d = if c == '\\' {
                 // A row break written once: MathJax got a space instead.
                 d.with_label("the line break `\\\\` reaches the formula as `\\ ` (a space)")
-                    .with_hint("MathJax showed no line break here either; for one, write `\\\\\\\\` (Markdown makes it `\\\\`)")
+                    .with_hint("the page showed no line break here before either (MathJax or KaTeX's auto-render read it after Markdown too); for one, write `\\\\\\\\` (Markdown makes it `\\\\`)")
             } else {
                 d.with_label(format!("this formula shows `{c}` where the TeX says `\\{c}`"))
-                    .with_hint(format!("MathJax showed `{c}` here too; if `\\{c}` is meant, write `\\\\{c}` (Markdown makes it `\\{c}`)"))
+                    .with_hint(format!("the page showed `{c}` here before too (MathJax or KaTeX's auto-render read it after Markdown); if `\\{c}` is meant, write `\\\\{c}` (Markdown makes it `\\{c}`)"))
             };
             self.report.push(d);
         }
