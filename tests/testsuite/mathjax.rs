@@ -125,6 +125,42 @@ fn a_row_break_markdown_halves_is_a_warning_with_the_fix() {
     assert!(!text.contains("src/display.md:11:"), "{text}");
 }
 
+/// `$...$` holding TeX in a book read with MathJax's default delimiters (no `$`): the
+/// page shows it as text, as MathJax did, and one warning per stretch says so with the
+/// fix, at the first pair that reads as TeX, counting the others. Prose dollars and a
+/// bare `$x$` alone warn nothing; a theme that adds `$` typesets them instead.
+#[test]
+fn dollar_math_in_a_book_whose_mathjax_reads_no_dollar_is_a_warning() {
+    let mut test = BookTest::from_dir("mathjax/stock");
+    test.change_file(
+        "src/display.md",
+        "# Dollars\n\nIt costs $5 and $10 here.\n\nLet $a$ be given, so that $a \\cdot b = c$ and $x_1$.\n",
+    );
+    let (_, text) = warnings(&test);
+    assert!(text.contains("`$...$` is not math in this book"), "{text}");
+    assert!(text.contains("src/display.md:5:27"), "{text}");
+    assert!(
+        text.contains("this and 2 other `$...$` pairs here stay text"),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("is not math in this book").count(),
+        1,
+        "{text}"
+    );
+    test.build();
+    let main = test.main_of("display.html");
+    assert!(main.contains("so that $a \\cdot b = c$"), "{main}");
+    // Prose dollars and a lone `$x$` (the fixture's inline page) warn nothing.
+    let mut prose = BookTest::from_dir("mathjax/stock");
+    prose.change_file(
+        "src/display.md",
+        "# Prose\n\nIt costs $5 and $10, or $x$.\n",
+    );
+    let (_, text) = warnings(&prose);
+    assert!(!text.contains("is not math in this book"), "{text}");
+}
+
 /// A MathJax 3 theme (`window.MathJax = { tex: { ... } }` and a `tex-*.js` script, as in
 /// MathJax 3's documentation) sets the delimiters, escapes and macros too. Before, its
 /// `$` delimiters were not read and every `$...$` formula was left as text.

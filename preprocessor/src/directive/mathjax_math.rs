@@ -55,6 +55,10 @@ impl Cx<'_> {
             replacements.push((l.range.clone(), shown));
         }
         self.report_eaten(&found.eaten);
+        if !rules.inline.iter().any(|(open, _)| open == "$") && source[region.clone()].contains('$')
+        {
+            self.report_dollar_math(&source, region.clone(), &found.math);
+        }
         for (at, close) in found.unclosed.iter().take(MAX_EATEN_SHOWN) {
             let open_len = source[*at..]
                 .chars()
@@ -152,6 +156,44 @@ impl Cx<'_> {
         }
     }
 
+    /// `$...$` pairs holding TeX in a book whose MathJax has no `$` delimiter (its default,
+    /// mdBook's stock configuration): MathJax showed them as text, and so does this page,
+    /// but an author who wrote them meant math, usually without ever seeing the page
+    /// (seen on a real book: a whole chapter of `$a \cdot b$` shown with its dollars). One
+    /// warning per stretch of text, at the first pair whose content reads as TeX (a
+    /// command, `^`, `_` or a brace), counting the others; prose dollars (`$5 and $10`)
+    /// are left out by the same rules as in an mdbook-katex book.
+    fn report_dollar_math(&mut self, source: &str, region: Range<usize>, math: &[Found]) {
+        let pairs: Vec<scan::MathSpan> = scan::scan_region(source, region)
+            .math
+            .into_iter()
+            .filter(|s| s.delimiter == scan::Delimiter::Dollar)
+            .filter(|s| {
+                !math
+                    .iter()
+                    .any(|f| f.range.start < s.range.end && s.range.start < f.range.end)
+            })
+            .collect();
+        let Some(first) = pairs.iter().find(|s| reads_as_tex(&s.tex)) else {
+            return;
+        };
+        let others = pairs.len() - 1;
+        let label = if others == 0 {
+            "it stays text, as the page showed it before".to_string()
+        } else {
+            format!("this and {others} other `$...$` pairs here stay text, as the page showed them before")
+        };
+        let d = self
+            .report
+            .warning(
+                first.range.clone(),
+                "`$...$` is not math in this book: the delimiters it is read with have no single `$`",
+            )
+            .with_label(label)
+            .with_hint("MathJax's default configuration (mdBook's) reads inline math between `\\(` and `\\)`, written `\\\\( ... \\\\)` in the Markdown (Markdown makes it `\\(`): write the formula so; or, for a book written with `$` throughout, add `['$','$']` to the inline delimiters of the theme's MathJax configuration (or of its KaTeX auto-render), which is read too (see \"Coming from mdBook's MathJax\" in the guide)");
+        self.report.push(d);
+    }
+
     /// Warnings where Markdown removed a backslash that mattered to the TeX.
     fn report_eaten(&mut self, eaten: &[(usize, char)]) {
         for &(at, c) in eaten.iter().take(MAX_EATEN_SHOWN) {
@@ -186,6 +228,16 @@ impl Cx<'_> {
             self.report.push(d);
         }
     }
+}
+
+/// True when `tex` holds something only TeX means: a command (`\cdot`), a sub- or
+/// superscript, or a brace group; `$x$` or `$5 and $` do not.
+fn reads_as_tex(tex: &str) -> bool {
+    let b = tex.as_bytes();
+    b.iter().enumerate().any(|(i, &c)| {
+        matches!(c, b'^' | b'_' | b'{')
+            || (c == b'\\' && b.get(i + 1).is_some_and(u8::is_ascii_alphabetic))
+    })
 }
 
 /// What MathJax (with its `noErrors` extension, part of mdBook's configuration) shows for
