@@ -168,6 +168,12 @@ pub struct Config {
     pub inline_delimiter: Option<Delimiter>,
     /// mdbook-katex: only pre-rendering (`true`) is supported.
     pub pre_render: Option<bool>,
+
+    // --- read from the rest of book.toml, never from this table ---
+    /// book.toml has an `[output.katex]` table (mdbook-katex's stand-in renderer, which
+    /// its README asked for before 0.5).
+    #[serde(skip)]
+    pub output_katex: bool,
 }
 
 impl Default for Config {
@@ -200,6 +206,7 @@ impl Default for Config {
             block_delimiter: None,
             inline_delimiter: None,
             pre_render: None,
+            output_katex: false,
         }
     }
 }
@@ -211,11 +218,17 @@ impl Config {
         let value: Option<serde_json::Value> = config
             .get(&key)
             .with_context(|| format!("could not read [{key}] in book.toml"))?;
-        match value {
-            None => Ok(Config::default()),
+        let mut out = match value {
+            None => Config::default(),
             Some(value) => Config::from_json(value)
-                .with_context(|| format!("invalid option in [{key}] of book.toml")),
-        }
+                .with_context(|| format!("invalid option in [{key}] of book.toml"))?,
+        };
+        out.output_katex = config
+            .get::<serde_json::Value>("output.katex")
+            .ok()
+            .flatten()
+            .is_some();
+        Ok(out)
     }
 
     /// Deserializes the table, naming the offending key on a type error.
@@ -263,6 +276,12 @@ impl Config {
             if d.left != "$" || d.right != "$" {
                 out.push(format!("`inline-delimiter = {{ left = {:?}, right = {:?} }}` is not supported and was ignored: inline math is `$...$` or `\\(...\\)`", d.left, d.right));
             }
+        }
+        if self.output_katex {
+            // Renamed from `[preprocessor.katex]`, an old book keeps this table: mdBook then
+            // runs `mdbook-katex` as a second renderer, which fails the build after the HTML
+            // is written when mdbook-katex is gone, and moves the HTML to `book/html/`.
+            out.push("`[output.katex]` in book.toml makes mdBook run `mdbook-katex` as a second renderer after the HTML: the build fails there when mdbook-katex is not installed (\"The command `mdbook-katex` wasn't found\"), and with two renderers the HTML is written to `book/html/` instead of `book/`. Remove the `[output.katex]` table: mdbook-katex's README asked for it before version 0.5, and mathcourse needs nothing there".to_string());
         }
         if self.pre_render == Some(false) {
             out.push("`pre-render = false` (escape mode) is not supported and was ignored: mathcourse always renders at build time".to_string());
@@ -426,6 +445,28 @@ mod tests {
         assert_eq!(cfg.error_policy(), OnError::Warn);
         let warnings = cfg.compat_warnings();
         assert_eq!(warnings.len(), 3, "{warnings:?}");
+    }
+
+    /// A book renamed from mdbook-katex that kept `[output.katex]` (its README asked for it
+    /// before 0.5, and real books still have it) is told to remove it: mdBook would run
+    /// `mdbook-katex` as a renderer, failing the build once it is uninstalled. Found on a
+    /// real mdbook-katex book.
+    #[test]
+    fn an_output_katex_table_is_a_warning() {
+        let with = |toml: &str| {
+            let book: mdbook_preprocessor::config::Config = toml.parse().unwrap();
+            Config::from_book(&book).unwrap().compat_warnings()
+        };
+        let warned = with("[book]\ntitle = \"t\"\n[output.katex]\n[preprocessor.mathcourse]\n");
+        assert_eq!(warned.len(), 1, "{warned:?}");
+        assert!(
+            warned[0].contains("Remove the `[output.katex]` table"),
+            "{warned:?}"
+        );
+        assert!(
+            with("[book]\ntitle = \"t\"\n[output.html]\n[preprocessor.mathcourse]\n").is_empty()
+        );
+        assert!(with("[book]\ntitle = \"t\"\n[output.katex]\n").len() == 1);
     }
 
     #[test]
