@@ -115,6 +115,10 @@ pub struct Config {
     pub after: Option<Vec<String>>,
     /// mdBook: do not fail when the command is missing.
     pub optional: Option<bool>,
+    /// Not a key mdBook reads (it reads `renderers`), but real books write it (mdbook-toc's
+    /// README, and books copying it): mdBook and mdbook-katex ignore it, so it is accepted
+    /// and ignored, with a warning.
+    pub renderer: Option<serde_json::Value>,
 
     // --- ours ---
     /// Fail the build on a LaTeX error (default) or warn and show an error box.
@@ -184,6 +188,7 @@ impl Default for Config {
             before: None,
             after: None,
             optional: None,
+            renderer: None,
             on_error: OnError::Fail,
             macros: None,
             cache_dir: PathBuf::from(".mathcourse-cache"),
@@ -276,6 +281,9 @@ impl Config {
             if d.left != "$" || d.right != "$" {
                 out.push(format!("`inline-delimiter = {{ left = {:?}, right = {:?} }}` is not supported and was ignored: inline math is `$...$` or `\\(...\\)`", d.left, d.right));
             }
+        }
+        if let Some(r) = &self.renderer {
+            out.push(format!("`renderer = {r}` was ignored, as mdBook and mdbook-katex ignore it: mdBook reads `renderers` (with an s), so mathcourse runs for every renderer; write `renderers = {r}` if that is what was meant"));
         }
         if self.output_katex {
             // Renamed from `[preprocessor.katex]`, an old book keeps this table: mdBook then
@@ -467,6 +475,21 @@ mod tests {
             with("[book]\ntitle = \"t\"\n[output.html]\n[preprocessor.mathcourse]\n").is_empty()
         );
         assert!(with("[book]\ntitle = \"t\"\n[output.katex]\n").len() == 1);
+    }
+
+    /// `renderer = [\"html\"]` (no s), as in mdbook-toc's README and a real mdbook-katex book
+    /// that copied it: mdBook and mdbook-katex ignore it, so it must not fail the build;
+    /// the warning names the key mdBook reads.
+    #[test]
+    fn a_renderer_key_is_ignored_with_a_warning() {
+        let cfg = Config::from_json(json!({ "renderer": ["html"] })).unwrap();
+        let warnings = cfg.compat_warnings();
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].contains("write `renderers = [\"html\"]`"),
+            "{warnings:?}"
+        );
+        assert_eq!(cfg.renderers, None);
     }
 
     #[test]
