@@ -161,6 +161,39 @@ fn dollar_math_in_a_book_whose_mathjax_reads_no_dollar_is_a_warning() {
     assert!(!text.contains("is not math in this book"), "{text}");
 }
 
+/// A chapter that configures MathJax itself (a `text/x-mathjax-config` script in its HTML,
+/// as real pages do to get `$`) is read with that configuration on its page, as MathJax 2
+/// reads it: here `$...$` replaces the default inline delimiters, so `\\(x\\)` is text and
+/// no `$` warning is given. The same script shown in a code block changes nothing.
+#[test]
+fn a_chapter_that_configures_mathjax_itself_is_read_with_its_configuration() {
+    let config = "<script type=\"text/x-mathjax-config\">MathJax.Hub.Config({ tex2jax: { inlineMath: [['$', '$']] }, TeX: { Macros: { RR: '{\\\\bf R}' } } });</script>\n";
+    let mut test = BookTest::from_dir("mathjax/stock");
+    test.change_file(
+        "src/display.md",
+        &format!("{config}\n# Own config\n\nAt most $n$ widgets for $k_i \\in \\RR$ dollars, and \\\\(x^2\\\\).\n"),
+    );
+    let (_, text) = warnings(&test);
+    assert!(!text.contains("is not math in this book"), "{text}");
+    assert!(!text.contains("src/display.md"), "{text}");
+    test.build();
+    let formulas = typeset_formulas(&test, &["display.html"]);
+    assert_eq!(
+        formulas, "display.html\tI\tn\ndisplay.html\tI\tk_i \\in \\RR\n",
+        "{formulas}"
+    );
+    let mut shown = BookTest::from_dir("mathjax/stock");
+    shown.change_file(
+        "src/display.md",
+        &format!("# Shown\n\n```html\n{config}```\n\nText $k_i$ and \\\\(x^2\\\\).\n"),
+    );
+    shown.build();
+    assert_eq!(
+        typeset_formulas(&shown, &["display.html"]),
+        "display.html\tI\tx^2\n"
+    );
+}
+
 /// A MathJax 3 theme (`window.MathJax = { tex: { ... } }` and a `tex-*.js` script, as in
 /// MathJax 3's documentation) sets the delimiters, escapes and macros too. Before, its
 /// `$` delimiters were not read and every `$...$` formula was left as text.

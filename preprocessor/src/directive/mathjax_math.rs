@@ -18,6 +18,22 @@ impl Cx<'_> {
     /// Math and roles in a stretch of Markdown without directives, MathJax's way.
     pub(super) fn plain_mathjax(&mut self, region: Range<usize>, rules: &Tex2jax) -> String {
         let source = self.source.clone();
+        let page = mathjax::theme::page_rules(&source, rules);
+        let rules = match &page {
+            Some(page) => {
+                // The page's own TeX macros hold for its formulas, as a `\newcommand` does.
+                for (name, body) in &page.macros {
+                    if !rules.macros.contains_key(name) {
+                        self.math
+                            .mathjax_macros
+                            .entry(name.clone())
+                            .or_insert_with(|| body.clone());
+                    }
+                }
+                page
+            }
+            None => rules,
+        };
         let found = mathjax::scan_region(&source, region.clone(), rules);
         let mut replacements: Vec<(Range<usize>, String)> = Vec::new();
         for f in &found.math {

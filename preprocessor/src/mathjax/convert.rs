@@ -25,6 +25,9 @@ pub struct Converted {
 
 /// Converts one chapter.
 pub fn chapter(source: &str, rules: &Tex2jax) -> Converted {
+    // A chapter's own MathJax configuration holds on its page (see `theme::page_rules`).
+    let page = super::theme::page_rules(source, rules);
+    let rules = page.as_ref().unwrap_or(rules);
     let found = scan_region(source, 0..source.len(), rules);
     let mut edits: Vec<(Range<usize>, String)> = Vec::new();
     let mut kept = Vec::new();

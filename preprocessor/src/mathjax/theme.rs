@@ -108,6 +108,27 @@ pub fn apply_config(html: &str, rules: &mut Tex2jax) -> Option<ConfigKind> {
     found
 }
 
+/// The rules of a chapter that configures MathJax itself: a `text/x-mathjax-config` script
+/// in its HTML (not in code) is read by MathJax 2 on that page as a theme's is on every
+/// page, so its delimiters, escapes and macros apply on top of the book's (seen in real
+/// pages that add `$` this way). `None` when the chapter has no such script.
+pub fn page_rules(source: &str, book: &Tex2jax) -> Option<Tex2jax> {
+    if !source
+        .to_ascii_lowercase()
+        .contains("text/x-mathjax-config")
+    {
+        return None;
+    }
+    let mut html = String::new();
+    for event in pulldown_cmark::Parser::new_ext(source, crate::scan::mdbook_options()) {
+        if let pulldown_cmark::Event::Html(t) | pulldown_cmark::Event::InlineHtml(t) = event {
+            html.push_str(&t);
+        }
+    }
+    let mut rules = book.clone();
+    (apply_config(&html, &mut rules) == Some(ConfigKind::V2)).then_some(rules)
+}
+
 /// The options object of the first `renderMathInElement(element, {...})` call in `html`
 /// (an empty object when the call passes none).
 fn auto_render_options(html: &str) -> Option<Value> {
@@ -685,6 +706,22 @@ window.MathJax = {
     /// KaTeX's auto-render in a theme (`renderMathInElement(document.body, {delimiters:
     /// [...]})`): its delimiters, display or inline, no escapes; without options, its
     /// defaults.
+    /// A chapter's own `text/x-mathjax-config` script sets its page's rules; the same
+    /// script in a code block or code span is text and changes nothing.
+    #[test]
+    fn a_chapter_config_script_sets_its_page_rules_unless_it_is_code() {
+        let script = "<script type=\"text/x-mathjax-config\">MathJax.Hub.Config({ tex2jax: { inlineMath: [['$','$']] } });</script>";
+        let book = Tex2jax::default();
+        let page = page_rules(&format!("{script}\n\n# T\n"), &book).unwrap();
+        assert_eq!(page.inline, vec![("$".to_string(), "$".to_string())]);
+        assert_eq!(
+            page_rules(&format!("```html\n{script}\n```\n"), &book),
+            None
+        );
+        assert_eq!(page_rules(&format!("Write `{script}`.\n"), &book), None);
+        assert_eq!(page_rules("# No config\n", &book), None);
+    }
+
     #[test]
     fn reads_katex_auto_render_delimiters() {
         let head = r#"<script defer src="https://cdn.example/katex@0.16/dist/contrib/auto-render.min.js"></script>
