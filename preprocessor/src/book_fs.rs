@@ -88,6 +88,11 @@ pub fn cache_dir(root: &Path, src: &Path, rel: &Path) -> Result<PathBuf> {
         bail!("{option}: `{}` is the book root; the cache writes a `.gitignore` that ignores everything in its folder\n  help: use a folder of its own, e.g. `cache-dir = \".mathcourse-cache\"` (the default)", rel.display());
     }
     let src = normalize(src);
+    if src.as_os_str().is_empty() {
+        // `src = "."`: the chapters sit in the book root, and mdBook publishes every file
+        // of the source folder, so no cache folder of the book stays out of the site.
+        bail!("{option}: the book's source folder is the book root (`src = \".\"` in book.toml), and mdBook publishes every file in it, so the cache folder `{}` would be published with the site\n  help: set `cache = false` under [preprocessor.mathcourse] to build without a cache, or move the chapters into a folder of their own (`src = \"src\"`, mdBook's default) to keep it", rel.display());
+    }
     if normal.starts_with(&src) || src.starts_with(&normal) {
         bail!("{option}: `{}` is inside (or holds) the book's source folder `{}`, whose files are published with the site\n  help: use a folder outside `{}`, e.g. `cache-dir = \".mathcourse-cache\"` (the default)", rel.display(), src.display(), src.display());
     }
@@ -202,5 +207,21 @@ mod tests {
         assert!(err.to_string().contains("not mathcourse's cache"), "{err}");
         fs::create_dir_all(book.path().join("empty")).unwrap();
         assert!(cache_dir(book.path(), src, Path::new("empty")).is_ok());
+    }
+
+    /// `src = "."` (a real book layout): every folder of the book is published, so the
+    /// default cache folder is refused with a message that says why and how to build
+    /// (it named an empty source folder and suggested the default it had just refused).
+    #[test]
+    fn a_book_whose_source_folder_is_its_root_is_told_how_to_build() {
+        let book = tempfile::tempdir().unwrap();
+        for src in [".", "./", ""] {
+            let err = cache_dir(book.path(), Path::new(src), Path::new(".mathcourse-cache"))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("source folder is the book root"), "{err}");
+            assert!(err.contains("set `cache = false`"), "{err}");
+            assert!(!err.contains("``"), "{err}");
+        }
     }
 }
