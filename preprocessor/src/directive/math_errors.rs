@@ -215,7 +215,7 @@ fn hint_for(err: &MathError) -> String {
     if err.engine_panic {
         "this is a bug in the math engine, not in your formula; please report it with the formula, and rewrite the formula to work around it".into()
     } else if m.contains("Undefined control sequence") {
-        "check the spelling, or define the command as a macro (book.toml `[preprocessor.mathcourse.macros]`, a macros file, or `macros:` in the chapter's front matter)".into()
+        "check the spelling, or define the command as a macro (book.toml `[preprocessor.mathcourse.macros]`, a macros file, or `macros:` in the chapter's front matter); or set `on-error = \"warn\"` to build anyway, the formula shown in red".into()
     } else if m.contains("expected '}'")
         || m.contains("Expected '}'")
         || m.contains("Unexpected '}'")
