@@ -107,18 +107,31 @@ pub fn key(fingerprint: &str, display: bool, tex: &str) -> Key {
         static AFTER_FINGERPRINT: std::cell::RefCell<Option<(String, blake3::Hasher)>> =
             const { std::cell::RefCell::new(None) };
     }
-    let mut hasher = AFTER_FINGERPRINT.with(|cell| {
+    let hasher = AFTER_FINGERPRINT.with(|cell| {
         let mut kept = cell.borrow_mut();
         match &*kept {
             Some((fp, hasher)) if fp == fingerprint => hasher.clone(),
             _ => {
-                let mut hasher = blake3::Hasher::new();
-                hasher.update(fingerprint.as_bytes());
+                let hasher = after_fingerprint(fingerprint);
                 *kept = Some((fingerprint.to_string(), hasher.clone()));
                 hasher
             }
         }
     });
+    key_after(hasher, display, tex)
+}
+
+/// The hasher's state after `fingerprint`: [`key_after`] from it gives [`key`]. For a
+/// caller that knows its fingerprint did not change (comparing it per formula, as [`key`]
+/// does, costs its length: every macro of the book).
+pub fn after_fingerprint(fingerprint: &str) -> blake3::Hasher {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(fingerprint.as_bytes());
+    hasher
+}
+
+/// The cache key of one formula from the state [`after_fingerprint`] returned.
+pub fn key_after(mut hasher: blake3::Hasher, display: bool, tex: &str) -> Key {
     hasher.update(&[0, display as u8, 0]);
     hasher.update(tex.as_bytes());
     let mut key = [0u8; 16];

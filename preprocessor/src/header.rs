@@ -135,20 +135,24 @@ fn html(fm: &FrontMatter, title: &str, keys: &Keys, cx: &mut Cx) -> String {
         context.insert("subtitle_html", &html);
     }
     context.insert("time", &fm.time);
-    let hrefs: std::collections::BTreeMap<u32, String> = cx
-        .book
-        .modules
-        .iter()
-        .filter(|(_, path)| path.as_path() != cx.chapter_path)
-        .map(|(n, path)| (*n, crate::html::relative_html_path(cx.chapter_path, path)))
-        .collect();
+    // Only the modules this chapter names: a link to every module from every chapter
+    // made a book of n modules cost n² here.
+    let book: &crate::context::BookContext = cx.book;
+    let modules = &book.modules;
+    let chapter_path = cx.chapter_path;
+    let href = |m: u32| {
+        modules
+            .get(&m)
+            .filter(|path| path.as_path() != chapter_path)
+            .map(|path| crate::html::relative_html_path(chapter_path, path))
+    };
     let prerequisites_html = prerequisites(
         fm,
         |t| {
             let span = keys.value("prerequisites", t);
             cx.inline(t, span)
         },
-        |m| hrefs.get(&m).cloned(),
+        href,
     );
     context.insert("prerequisites_html", &prerequisites_html);
     context.insert("advisory", advisory(fm));
