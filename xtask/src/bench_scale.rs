@@ -311,8 +311,8 @@ const KINDS: [Kind; 14] = [
         name: "front-matter macros, each used by one formula",
         base: 1000,
         fails: false,
-        book: None,
-        chapter: |n| {
+        // Front matter opens the chapter: no `# C` line before it.
+        book: Some(|n| {
             let names: Vec<String> = (0..n).map(|i| format!("\\m{}", letters(i))).collect();
             let defs: String = names
                 .iter()
@@ -324,8 +324,12 @@ const KINDS: [Kind; 14] = [
                 .enumerate()
                 .map(|(i, m)| format!("Use ${m} + {i}$.\n\n"))
                 .collect();
-            format!("---\nmacros:\n{defs}---\n\n{uses}")
-        },
+            vec![(
+                "ch.md".into(),
+                format!("---\nmacros:\n{defs}---\n# C\n\n{uses}"),
+            )]
+        }),
+        chapter: |_| String::new(),
     },
     Kind {
         name: "symbol-table rows plus a notation index",
