@@ -74,6 +74,7 @@ pub fn render_chapter(record: &ChapterRecord, book: &BookContext, html: bool) ->
             mathjax_macros: Default::default(),
             forbidden_macros: Default::default(),
             after_fingerprint: Default::default(),
+            mathjax_page: None,
         },
         calc_scope: Default::default(),
         nesting: 0,
@@ -361,6 +362,44 @@ mod tests {
         // Each page: a few links of its own; the index: a few per chapter. Before, the
         // headers alone made n² (3600) and the index n³.
         assert!(links <= 8 * n, "{links} links for {n} chapters");
+    }
+
+    /// In a MathJax-compatible book, the options of the formulas after a `\\newcommand`
+    /// (the book's macros and the page's) are made once per formula that defines a macro,
+    /// not once per formula: each copy cost every macro of the book.
+    #[test]
+    fn a_mathjax_page_makes_its_macros_once_per_definition() {
+        use crate::directive::mathjax_math::PAGE_OPTIONS;
+        let mut book = BookContext {
+            mathjax: Some(crate::mathjax::Tex2jax::default()),
+            ..book(OnError::Fail)
+        };
+        for i in 0..200 {
+            book.options
+                .macros
+                .insert(format!("\\book{}", "x".repeat(i + 1)), "b".into());
+        }
+        book.fingerprint = book.options.fingerprint();
+        let mut src = String::from("Define \\\\(\\newcommand{\\pg}{p}\\pg\\\\).\n\n");
+        for i in 0..50 {
+            src.push_str(&format!("Use \\\\(\\pg + {i}\\\\).\n\n"));
+        }
+        src.push_str("Again \\\\(\\newcommand{\\pg}{q}\\pg\\\\).\n\n");
+        for i in 0..50 {
+            src.push_str(&format!("Then \\\\(\\pg - {i}\\\\).\n\n"));
+        }
+        let before = PAGE_OPTIONS.with(|n| n.get());
+        let out = render_source(&src, Path::new("t.md"), Path::new("src/t.md"), &book, true);
+        assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+        // Kept for the 50 formulas after the first definition, made again for the
+        // redefinition, kept for the 50 after it.
+        assert_eq!(PAGE_OPTIONS.with(|n| n.get()) - before, 3);
+        // And the macros apply as MathJax applies them.
+        let after_first = &out.content[..out.content.find("Again").unwrap()];
+        let after_second = &out.content[out.content.find("Again").unwrap()..];
+        assert_eq!(after_first.matches("<mi>p</mi>").count(), 51);
+        assert_eq!(after_second.matches("<mi>q</mi>").count(), 51);
+        assert_eq!(after_second.matches("<mi>p</mi>").count(), 0);
     }
 
     #[test]

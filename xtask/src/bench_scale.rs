@@ -205,6 +205,8 @@ struct Kind {
     base: usize,
     /// The book fails on purpose (errors).
     fails: bool,
+    /// More keys of `[preprocessor.mathcourse]` (lines of TOML).
+    toml: &'static str,
     chapter: fn(usize) -> String,
     /// A book of several chapters instead (file name, text), when the items are chapters.
     book: Option<fn(usize) -> Vec<Page>>,
@@ -213,11 +215,12 @@ struct Kind {
 /// A chapter of a generated book: its file name and text.
 type Page = (String, String);
 
-const KINDS: [Kind; 14] = [
+const KINDS: [Kind; 15] = [
     Kind {
         name: "`$\\nope$` lines (errors)",
         base: 2000,
         fails: true,
+        toml: "",
         book: None,
         chapter: |n| (0..n).map(|i| format!("Line {i} $\\nope$\n\n")).collect(),
     },
@@ -225,6 +228,7 @@ const KINDS: [Kind; 14] = [
         name: "`{calc}` errors",
         base: 1000,
         fails: true,
+        toml: "",
         book: None,
         chapter: |n| {
             (0..n)
@@ -236,6 +240,7 @@ const KINDS: [Kind; 14] = [
         name: "`{eq}` references to no label (errors)",
         base: 1000,
         fails: true,
+        toml: "",
         book: None,
         chapter: |n| {
             (0..n)
@@ -247,6 +252,7 @@ const KINDS: [Kind; 14] = [
         name: "unknown directives (errors)",
         base: 1000,
         fails: true,
+        toml: "",
         book: None,
         chapter: |n| {
             (0..n)
@@ -258,6 +264,7 @@ const KINDS: [Kind; 14] = [
         name: "labelled `math` blocks plus as many `{eq}` references",
         base: 2000,
         fails: false,
+        toml: "",
         book: None,
         chapter: |n| {
             let blocks =
@@ -270,6 +277,7 @@ const KINDS: [Kind; 14] = [
         name: "formula cards, each defining one symbol",
         base: 500,
         fails: false,
+        toml: "",
         book: None,
         chapter: |n| {
             (0..n)
@@ -281,6 +289,7 @@ const KINDS: [Kind; 14] = [
         name: "`inspect: true` blocks plus as many symbol-table rows",
         base: 500,
         fails: false,
+        toml: "",
         book: None,
         chapter: |n| {
             let inspected =
@@ -292,6 +301,7 @@ const KINDS: [Kind; 14] = [
         name: "symbol-table rows",
         base: 2000,
         fails: false,
+        toml: "",
         book: None,
         chapter: symbol_table,
     },
@@ -299,6 +309,7 @@ const KINDS: [Kind; 14] = [
         name: "`params` entries of one plot (refused: at most 12)",
         base: 1250,
         fails: true,
+        toml: "",
         book: None,
         chapter: |n| {
             let params: String = (0..n)
@@ -311,6 +322,7 @@ const KINDS: [Kind; 14] = [
         name: "front-matter macros, each used by one formula",
         base: 1000,
         fails: false,
+        toml: "",
         // Front matter opens the chapter: no `# C` line before it.
         book: Some(|n| {
             let names: Vec<String> = (0..n).map(|i| format!("\\m{}", letters(i))).collect();
@@ -335,6 +347,7 @@ const KINDS: [Kind; 14] = [
         name: "symbol-table rows plus a notation index",
         base: 1000,
         fails: false,
+        toml: "",
         book: Some(|n| {
             vec![
                 ("ch.md".into(), format!("# C\n\n{}", symbol_table(n))),
@@ -347,6 +360,7 @@ const KINDS: [Kind; 14] = [
         name: "chapters giving one glyph another meaning each, plus a notation index",
         base: 100,
         fails: false,
+        toml: "",
         book: Some(|n| {
             let mut pages: Vec<(String, String)> = (0..n)
                 .map(|i| {
@@ -365,6 +379,7 @@ const KINDS: [Kind; 14] = [
         name: "chapters with a header (module number, prerequisites)",
         base: 100,
         fails: false,
+        toml: "",
         book: Some(|n| {
             (0..n)
                 .map(|i| {
@@ -378,9 +393,35 @@ const KINDS: [Kind; 14] = [
         chapter: |_| String::new(),
     },
     Kind {
+        name: "book macros, each used after a `\\newcommand` on a MathJax page",
+        base: 500,
+        fails: false,
+        toml: "delimiters = \"mathjax\"\n",
+        book: Some(|n| {
+            // The book's macros in front matter (the same options as a macros file).
+            let names: Vec<String> = (0..n).map(|i| format!("\\m{}", letters(i))).collect();
+            let defs: String = names
+                .iter()
+                .enumerate()
+                .map(|(i, m)| format!("  '{m}': 'x_{{{i}}}'\n"))
+                .collect();
+            let uses: String = names
+                .iter()
+                .enumerate()
+                .map(|(i, m)| format!("Use \\\\({m} + \\pg + {i}\\\\).\n\n"))
+                .collect();
+            vec![(
+                "ch.md".into(),
+                format!("---\nmacros:\n{defs}---\n# C\n\nDefine \\\\(\\newcommand{{\\pg}}{{p}}\\pg\\\\).\n\n{uses}"),
+            )]
+        }),
+        chapter: |_| String::new(),
+    },
+    Kind {
         name: "formula cards, each defining the same glyph",
         base: 300,
         fails: false,
+        toml: "",
         book: None,
         chapter: |n| {
             (0..n)
@@ -437,7 +478,10 @@ fn measure_kinds(bin: &Path, target: &Path, only: &str) -> Result<(String, Growt
             fs::create_dir_all(dir.join("src"))?;
             fs::write(
                 dir.join("book.toml"),
-                "[book]\ntitle = \"Kinds\"\n\n[preprocessor.mathcourse]\n\n[output.html]\n",
+                format!(
+                    "[book]\ntitle = \"Kinds\"\n\n[preprocessor.mathcourse]\n{}\n[output.html]\n",
+                    kind.toml
+                ),
             )?;
             let pages = match kind.book {
                 Some(book) => book(n),

@@ -34,6 +34,9 @@ pub struct Typeset<'a> {
     pub(crate) forbidden_macros: HashMap<FingerprintId, Vec<(String, String)>>,
     /// The cache-key hasher's state after each fingerprint used (see [`FingerprintId`]).
     pub(crate) after_fingerprint: HashMap<FingerprintId, blake3::Hasher>,
+    /// The options of this page's formulas with its `\newcommand` macros, kept until a
+    /// formula defines another (MathJax-compatible books).
+    pub(crate) mathjax_page: Option<std::sync::Arc<super::mathjax_math::PageOptions>>,
 }
 
 /// A fingerprint this typesetter was given, by its place in memory: every fingerprint
@@ -48,7 +51,7 @@ impl Typeset<'_> {
     }
 
     /// The cache key of one formula under this chapter's options ([`cache::key`]).
-    fn key(&mut self, display: bool, tex: &str) -> cache::Key {
+    pub(crate) fn key(&mut self, display: bool, tex: &str) -> cache::Key {
         let fingerprint = self.fingerprint;
         let after = self
             .after_fingerprint
