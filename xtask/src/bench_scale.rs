@@ -215,7 +215,7 @@ struct Kind {
 /// A chapter of a generated book: its file name and text.
 type Page = (String, String);
 
-const KINDS: [Kind; 15] = [
+const KINDS: [Kind; 17] = [
     Kind {
         name: "`$\\nope$` lines (errors)",
         base: 2000,
@@ -414,6 +414,47 @@ const KINDS: [Kind; 15] = [
                 "ch.md".into(),
                 format!("---\nmacros:\n{defs}---\n# C\n\nDefine \\\\(\\newcommand{{\\pg}}{{p}}\\pg\\\\).\n\n{uses}"),
             )]
+        }),
+        chapter: |_| String::new(),
+    },
+    Kind {
+        name: "objectives and prerequisites of one chapter header",
+        base: 1000,
+        fails: false,
+        toml: "",
+        book: Some(|n| {
+            let items = |word: &str, letter: char| -> String {
+                (0..n)
+                    .map(|i| format!("  - {word} {i} ${letter}_{{{i}}}$\n"))
+                    .collect()
+            };
+            vec![(
+                "ch.md".into(),
+                format!(
+                    "---\ntitle: T\nmodule: 1\nprerequisites:\n{}objectives:\n{}---\nText.\n",
+                    items("Item", 'p'),
+                    items("Do", 'o')
+                ),
+            )]
+        }),
+        chapter: |_| String::new(),
+    },
+    Kind {
+        name: "symbol-table rows giving one glyph n meanings, plus a notation index",
+        base: 500,
+        fails: false,
+        toml: "",
+        book: Some(|n| {
+            let rows: String = (0..n)
+                .map(|i| format!("- {{id: s{i}, tex: '\\sigma', read: sigma, meaning: Meaning {i}, overloaded: true}}\n"))
+                .collect();
+            vec![
+                (
+                    "ch.md".into(),
+                    format!("# C\n\n:::{{symbol-table}} All\n---\n{rows}---\n:::\n"),
+                ),
+                ("notation.md".into(), NOTATION_PAGE.into()),
+            ]
         }),
         chapter: |_| String::new(),
     },
