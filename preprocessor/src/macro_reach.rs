@@ -202,4 +202,56 @@ mod tests {
             }
         }
     }
+
+    /// What KaTeX makes of a formula with every macro and with those it reaches: the same,
+    /// output or error, in the cases where the reach is least obvious.
+    #[test]
+    fn the_engine_renders_the_same_with_the_reached_macros() {
+        let macros: BTreeMap<String, String> = [
+            ("\\Longleftrightarrow", "\\Rightarrow"),
+            ("\\vx", "\\mathbf{x}\\in\\Rset"),
+            ("\\Rset", "\\mathbb{R}"),
+            ("\\pair", "(#1, #2)"),
+            ("\\R", "\\mathcal{R}"),
+            ("é", "\\acute{e}"),
+            ("\\,", "+"),
+            ("\\unused", "\\frac{1}{2}"),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let ctx = KatexContext::default();
+        let render = |tex: &str, map: katex::macro_expander::MacroMap| {
+            let settings = katex::Settings::builder()
+                .throw_on_error(true)
+                .macros(map)
+                .build();
+            katex::render_to_string(&ctx, tex, &settings).map_err(|e| e.to_string())
+        };
+        let all = || {
+            let mut map = katex::macro_expander::MacroMap::default();
+            for (k, v) in &macros {
+                map.insert(k.clone(), MacroDefinition::String(v.clone()));
+            }
+            map
+        };
+        // The cases matter: without the macros, `\iff` renders otherwise.
+        let none = katex::macro_expander::MacroMap::default();
+        assert_ne!(render("a \\iff b", none), render("a \\iff b", all()));
+        for tex in [
+            "a \\iff b",
+            "\\vx",
+            "\\pair{\\R}{é}",
+            "a\\,b",
+            "\\newcommand{\\vx}{y} \\vx",
+            "\\renewcommand{\\Rset}{Q} \\vx",
+            "\\def\\z{\\Rset} \\z",
+            "\\gdef\\w{\\pair 12} \\w",
+            "\\text{é} + \\R",
+            "x",
+        ] {
+            let reached = macro_map(tex, &macros, &MacroReach::default(), &ctx);
+            assert_eq!(render(tex, reached), render(tex, all()), "{tex}");
+        }
+    }
 }
