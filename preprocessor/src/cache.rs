@@ -101,24 +101,24 @@ impl std::hash::Hasher for KeyHasher {
 
 /// Computes the cache key of one formula: BLAKE3 of (fingerprint, display flag, TeX).
 /// The fingerprint (engine version, options, every macro) is the same for most formulas
-/// of a chapter, so the hasher's state after it is kept per thread and reused.
+/// of a chapter: the build hashes it once ([`after_fingerprint`], kept by the chapter's
+/// typesetter) and each formula from there ([`key_after`]).
+#[cfg(test)]
 pub fn key(fingerprint: &str, display: bool, tex: &str) -> Key {
-    thread_local! {
-        static AFTER_FINGERPRINT: std::cell::RefCell<Option<(String, blake3::Hasher)>> =
-            const { std::cell::RefCell::new(None) };
-    }
-    let mut hasher = AFTER_FINGERPRINT.with(|cell| {
-        let mut kept = cell.borrow_mut();
-        match &*kept {
-            Some((fp, hasher)) if fp == fingerprint => hasher.clone(),
-            _ => {
-                let mut hasher = blake3::Hasher::new();
-                hasher.update(fingerprint.as_bytes());
-                *kept = Some((fingerprint.to_string(), hasher.clone()));
-                hasher
-            }
-        }
-    });
+    key_after(after_fingerprint(fingerprint), display, tex)
+}
+
+/// The hasher's state after `fingerprint`, from which [`key_after`] gives the key of each
+/// formula (hashing or even comparing the fingerprint per formula costs its length:
+/// every macro of the book).
+pub fn after_fingerprint(fingerprint: &str) -> blake3::Hasher {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(fingerprint.as_bytes());
+    hasher
+}
+
+/// The cache key of one formula from the state [`after_fingerprint`] returned.
+pub fn key_after(mut hasher: blake3::Hasher, display: bool, tex: &str) -> Key {
     hasher.update(&[0, display as u8, 0]);
     hasher.update(tex.as_bytes());
     let mut key = [0u8; 16];
@@ -763,7 +763,6 @@ mod tests {
         hasher.update(&[0, 1, 0]);
         hasher.update(b"x^2");
         let hex = &hasher.finalize().to_hex()[..32];
-        // Another fingerprint first, so the kept hasher state must be replaced.
         let _ = key("other", true, "x^2");
         assert_eq!(key("fp", true, "x^2").hex(), hex);
         assert_eq!(Key::from_hex(hex), Some(key("fp", true, "x^2")));

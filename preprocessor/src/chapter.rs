@@ -73,6 +73,8 @@ pub fn render_chapter(record: &ChapterRecord, book: &BookContext, html: bool) ->
             error_color: &book.error_color,
             mathjax_macros: Default::default(),
             forbidden_macros: Default::default(),
+            after_fingerprint: Default::default(),
+            mathjax_page: None,
         },
         calc_scope: Default::default(),
         nesting: 0,
@@ -311,6 +313,93 @@ mod tests {
         // The book-wide pass and the three pages: each chapter located and walked once.
         assert_eq!(LOCATED.with(|n| n.get()) - located, 3);
         assert_eq!(WALKED.with(|n| n.get()) - walked, 3);
+    }
+
+    /// Pages of a book of n chapters make links in proportion to n, not n²: a header
+    /// links only the modules it names, and the notation index puts the chapters of a
+    /// glyph defined in every chapter in book order once, not once per definition.
+    #[test]
+    fn links_between_pages_grow_linearly_with_the_chapters() {
+        use crate::book_pass::{self, ChapterRecord};
+        use crate::html::RELATIVE_PATHS;
+        let n = 60;
+        let mut texts: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    "---\ntitle: C{i}\nmodule: {}\nprerequisites: [{}]\n---\n:::{{symbol-table}} S\n---\n- {{id: s{i}, tex: '\\sigma', read: sigma, meaning: Meaning {i}}}\n---\n:::\n\n:::{{math}}\n:inspect: true\n\\sigma\n:::\n",
+                    i + 1,
+                    i.max(1)
+                )
+            })
+            .collect();
+        texts.push(":::{notation-index}\n:::\n".to_string());
+        let records: Vec<ChapterRecord> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                let path = std::path::PathBuf::from(format!("c{i}.md"));
+                let shown = Path::new("src").join(&path);
+                ChapterRecord::read(path, shown, format!("C{i}"), None, Arc::from(text.as_str()))
+            })
+            .collect();
+        let wide = book_pass::run(&records, Path::new("src"), Vec::new());
+        let book = book(OnError::Warn).with_book_wide(wide.labels, wide.notation, wide.modules);
+        let before = RELATIVE_PATHS.with(|c| c.get());
+        let mut index = String::new();
+        for record in &records {
+            index = render_chapter(record, &book, true).content;
+        }
+        let links = RELATIVE_PATHS.with(|c| c.get()) - before;
+        // One "defined in" link per chapter, in book order.
+        let defined: Vec<usize> = (0..n)
+            .map(|i| {
+                index
+                    .find(&format!("c{i}.html#"))
+                    .expect("every chapter is linked")
+            })
+            .collect();
+        assert!(defined.windows(2).all(|w| w[0] < w[1]), "book order");
+        // Each page: a few links of its own; the index: a few per chapter. Before, the
+        // headers alone made n² (3600) and the index n³.
+        assert!(links <= 8 * n, "{links} links for {n} chapters");
+    }
+
+    /// In a MathJax-compatible book, the options of the formulas after a `\\newcommand`
+    /// (the book's macros and the page's) are made once per formula that defines a macro,
+    /// not once per formula: each copy cost every macro of the book.
+    #[test]
+    fn a_mathjax_page_makes_its_macros_once_per_definition() {
+        use crate::directive::mathjax_math::PAGE_OPTIONS;
+        let mut book = BookContext {
+            mathjax: Some(crate::mathjax::Tex2jax::default()),
+            ..book(OnError::Fail)
+        };
+        for i in 0..200 {
+            book.options
+                .macros
+                .insert(format!("\\book{}", "x".repeat(i + 1)), "b".into());
+        }
+        book.fingerprint = book.options.fingerprint();
+        let mut src = String::from("Define \\\\(\\newcommand{\\pg}{p}\\pg\\\\).\n\n");
+        for i in 0..50 {
+            src.push_str(&format!("Use \\\\(\\pg + {i}\\\\).\n\n"));
+        }
+        src.push_str("Again \\\\(\\newcommand{\\pg}{q}\\pg\\\\).\n\n");
+        for i in 0..50 {
+            src.push_str(&format!("Then \\\\(\\pg - {i}\\\\).\n\n"));
+        }
+        let before = PAGE_OPTIONS.with(|n| n.get());
+        let out = render_source(&src, Path::new("t.md"), Path::new("src/t.md"), &book, true);
+        assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+        // Kept for the 50 formulas after the first definition, made again for the
+        // redefinition, kept for the 50 after it.
+        assert_eq!(PAGE_OPTIONS.with(|n| n.get()) - before, 3);
+        // And the macros apply as MathJax applies them.
+        let after_first = &out.content[..out.content.find("Again").unwrap()];
+        let after_second = &out.content[out.content.find("Again").unwrap()..];
+        assert_eq!(after_first.matches("<mi>p</mi>").count(), 51);
+        assert_eq!(after_second.matches("<mi>q</mi>").count(), 51);
+        assert_eq!(after_second.matches("<mi>p</mi>").count(), 0);
     }
 
     #[test]

@@ -39,6 +39,7 @@ pub fn render(fm: &FrontMatter, block: Option<&FrontMatterBlock>, cx: &mut Cx) -
     let keys = Keys {
         source: cx.source.clone(),
         yaml: block.yaml.clone(),
+        found: Default::default(),
     };
     for key in fm.header_keys_without_title() {
         let d = cx
@@ -135,20 +136,24 @@ fn html(fm: &FrontMatter, title: &str, keys: &Keys, cx: &mut Cx) -> String {
         context.insert("subtitle_html", &html);
     }
     context.insert("time", &fm.time);
-    let hrefs: std::collections::BTreeMap<u32, String> = cx
-        .book
-        .modules
-        .iter()
-        .filter(|(_, path)| path.as_path() != cx.chapter_path)
-        .map(|(n, path)| (*n, crate::html::relative_html_path(cx.chapter_path, path)))
-        .collect();
+    // Only the modules this chapter names: a link to every module from every chapter
+    // made a book of n modules cost n² here.
+    let book: &crate::context::BookContext = cx.book;
+    let modules = &book.modules;
+    let chapter_path = cx.chapter_path;
+    let href = |m: u32| {
+        modules
+            .get(&m)
+            .filter(|path| path.as_path() != chapter_path)
+            .map(|path| crate::html::relative_html_path(chapter_path, path))
+    };
     let prerequisites_html = prerequisites(
         fm,
         |t| {
             let span = keys.value("prerequisites", t);
             cx.inline(t, span)
         },
-        |m| hrefs.get(&m).cloned(),
+        href,
     );
     context.insert("prerequisites_html", &prerequisites_html);
     context.insert("advisory", advisory(fm));
@@ -218,11 +223,25 @@ fn first_h1(source: &str, body_start: usize) -> Option<Range<usize>> {
 struct Keys {
     source: std::sync::Arc<str>,
     yaml: Range<usize>,
+    /// Per key: its span, and where the search for its next value starts (the values of
+    /// a list are asked for in order: searching each from the key cost n² for n items).
+    found: std::cell::RefCell<std::collections::HashMap<String, (Range<usize>, usize)>>,
 }
 
 impl Keys {
     /// The span of top-level `key:` (else the whole front matter's first line).
     fn key(&self, key: &str) -> Range<usize> {
+        if let Some((span, _)) = self.found.borrow().get(key) {
+            return span.clone();
+        }
+        let span = self.find_key(key);
+        self.found
+            .borrow_mut()
+            .insert(key.to_string(), (span.clone(), span.end));
+        span
+    }
+
+    fn find_key(&self, key: &str) -> Range<usize> {
         let mut offset = self.yaml.start;
         for line in self.source[self.yaml.clone()].split_inclusive('\n') {
             if line.starts_with(key) && line[key.len()..].trim_start().starts_with(':') {
@@ -233,13 +252,29 @@ impl Keys {
         self.yaml.start..self.yaml.start
     }
 
-    /// The span of `text` written after `key:` (else the key).
+    /// The span of `text` written after `key:` (else the key): after the value found
+    /// before it for the same key, else anywhere after the key.
     fn value(&self, key: &str, text: &str) -> Range<usize> {
         let at = self.key(key);
-        let from = at.end.max(self.yaml.start);
-        match self.source[from..self.yaml.end].find(text.trim()) {
-            Some(i) if !text.trim().is_empty() => from + i..from + i + text.trim().len(),
-            _ => at,
+        let text = text.trim();
+        if text.is_empty() {
+            return at;
+        }
+        let key_end = at.end.max(self.yaml.start);
+        let next = self.found.borrow()[key].1.max(key_end);
+        let find = |from: usize| {
+            self.source[from..self.yaml.end]
+                .find(text)
+                .map(|i| from + i..from + i + text.len())
+        };
+        match find(next).or_else(|| find(key_end)) {
+            Some(span) => {
+                if let Some(entry) = self.found.borrow_mut().get_mut(key) {
+                    entry.1 = span.end;
+                }
+                span
+            }
+            None => at,
         }
     }
 }
@@ -342,5 +377,15 @@ mod tests {
         assert_eq!(out.diagnostics.len(), 1, "{:?}", out.diagnostics);
         let (line, _) = out.diagnostics[0].line_col();
         assert_eq!(line, 5);
+    }
+
+    /// The items of a list are found in order, each after the one before: the same text
+    /// twice is two places (and a long list costs its length, not its square).
+    #[test]
+    fn the_same_objective_twice_points_at_each() {
+        let src = "---\ntitle: T\nobjectives:\n  - broken $\\nope$\n  - fine $x$\n  - broken $\\nope$\n---\nBody\n";
+        let out = run(src, true);
+        let lines: Vec<usize> = out.diagnostics.iter().map(|d| d.line_col().0).collect();
+        assert_eq!(lines, [4, 6], "{:?}", out.diagnostics);
     }
 }

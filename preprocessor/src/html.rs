@@ -419,8 +419,15 @@ fn tag_name(tag: &str) -> &str {
     &inner[..len]
 }
 
+thread_local! {
+    /// How many links between pages [`relative_html_path`] made on this thread (a test
+    /// counts: a page must not link every chapter to find the few it shows).
+    pub(crate) static RELATIVE_PATHS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// Relative link from chapter `from` to the HTML page of chapter `to` (both inside `src/`).
 pub fn relative_html_path(from: &std::path::Path, to: &std::path::Path) -> String {
+    RELATIVE_PATHS.with(|n| n.set(n.get() + 1));
     let mut target = to.with_extension("html");
     if target.file_name().is_some_and(|n| n == "README.html") {
         target.set_file_name("index.html");

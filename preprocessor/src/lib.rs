@@ -26,6 +26,7 @@ pub(crate) mod html;
 pub(crate) mod include;
 pub mod init;
 pub mod katex_html;
+mod macro_reach;
 /// Symbol tagging for inspectable formulas: the `mathcourse-tex` crate, under the name
 /// its callers (notation, directives, the fuzzer) have always used.
 pub use mathcourse_tex as inspect;

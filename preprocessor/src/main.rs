@@ -122,8 +122,13 @@ fn convert_mathjax(dir: &std::path::Path, write: bool) -> ExitCode {
             let text = std::fs::read_to_string(path)?;
             let out = mdbook_mathcourse::mathjax::convert::chapter(&text, &rules);
             formulas += out.formulas;
+            // Lines counted on from the last kept formula (`kept` is in source order), not
+            // from the start of the chapter for each.
+            let (mut counted, mut newlines) = (0, 0);
             for r in &out.kept {
-                let line = text[..r.start].lines().count().max(1);
+                newlines += text[counted..r.start].matches('\n').count();
+                counted = r.start;
+                let line = newlines + 1;
                 println!(
                     "{}:{line}: kept as written (its TeX holds a `$`)",
                     path.display()

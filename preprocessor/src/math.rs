@@ -9,7 +9,6 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::panic::{self, AssertUnwindSafe};
 
-use katex::macros::MacroDefinition;
 use katex::{KatexContext, OutputFormat, Settings, TrustContext, TrustSetting};
 use std::sync::Arc;
 
@@ -39,6 +38,8 @@ pub struct MathOptions {
     pub max_expand: Option<usize>,
     /// Macros: name (with backslash) to expansion.
     pub macros: BTreeMap<String, String>,
+    /// The macros every formula gets (found on first use; see [`crate::macro_reach`]).
+    pub(crate) reach: crate::macro_reach::MacroReach,
 }
 
 impl MathOptions {
@@ -52,6 +53,7 @@ impl MathOptions {
             max_size: config.max_size,
             max_expand: config.max_expand,
             macros,
+            reach: Default::default(),
         }
     }
 
@@ -327,7 +329,7 @@ fn restore_annotation(html: String, braced: &str, original: &str) -> String {
 fn render_engine(tex: &str, display: bool, options: &MathOptions) -> Result<String, MathError> {
     let result = catch_engine_panic(|| {
         CONTEXT.with(|ctx| {
-            let settings = settings(display, options);
+            let settings = settings(tex, display, options, ctx);
             katex::render_to_string(ctx, tex, &settings)
         })
     });
@@ -369,11 +371,9 @@ fn tidy_engine_message(message: String) -> String {
     text
 }
 
-fn settings(display: bool, options: &MathOptions) -> Settings {
-    let mut macros = katex::macro_expander::MacroMap::default();
-    for (name, expansion) in &options.macros {
-        macros.insert(name.clone(), MacroDefinition::String(expansion.clone()));
-    }
+fn settings(tex: &str, display: bool, options: &MathOptions, ctx: &KatexContext) -> Settings {
+    // Only the macros `tex` can reach: all of them made n formulas cost n × macros.
+    let macros = crate::macro_reach::macro_map(tex, &options.macros, &options.reach, ctx);
     let output = match options.output {
         Output::Html => OutputFormat::Html,
         Output::Mathml => OutputFormat::Mathml,

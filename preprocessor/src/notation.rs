@@ -405,9 +405,18 @@ impl Notation {
             }
             found.extend_from_slice(named);
         }
-        let mut out: Vec<usize> = found
+        // Each glyph's definitions once: `found` holds every definition of a glyph that
+        // occurs, so adding all of them per found definition made n definitions of one
+        // glyph cost n² here (per formula).
+        let mut keys: Vec<&str> = found
+            .iter()
+            .map(|&i| self.definitions[i].key.as_str())
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let mut out: Vec<usize> = keys
             .into_iter()
-            .flat_map(|i| self.by_key[&self.definitions[i].key].iter().copied())
+            .flat_map(|key| self.by_key[key].iter().copied())
             .collect();
         out.sort_unstable();
         out.dedup();

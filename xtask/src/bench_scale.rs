@@ -181,7 +181,7 @@ pub fn measure() -> Result<(String, Growth)> {
             )?;
         }
     }
-    let (kinds, growth) = measure_kinds(&bin, &target)?;
+    let (kinds, growth) = measure_kinds(&bin, &target, "")?;
     let load = fs::read_to_string("/proc/loadavg").unwrap_or_default();
     let section = format!(
         "{HEADING}\n\n`cargo xtask bench-scale` (also run by `cargo xtask bench`): generated books of \
@@ -205,20 +205,31 @@ struct Kind {
     base: usize,
     /// The book fails on purpose (errors).
     fails: bool,
+    /// More keys of `[preprocessor.mathcourse]` (lines of TOML).
+    toml: &'static str,
     chapter: fn(usize) -> String,
+    /// A book of several chapters instead (file name, text), when the items are chapters.
+    book: Option<fn(usize) -> Vec<Page>>,
 }
 
-const KINDS: [Kind; 9] = [
+/// A chapter of a generated book: its file name and text.
+type Page = (String, String);
+
+const KINDS: [Kind; 17] = [
     Kind {
         name: "`$\\nope$` lines (errors)",
         base: 2000,
         fails: true,
+        toml: "",
+        book: None,
         chapter: |n| (0..n).map(|i| format!("Line {i} $\\nope$\n\n")).collect(),
     },
     Kind {
         name: "`{calc}` errors",
         base: 1000,
         fails: true,
+        toml: "",
+        book: None,
         chapter: |n| {
             (0..n)
                 .map(|i| format!("Line {i} {{calc}}`1 + 1 = 3`\n\n"))
@@ -229,6 +240,8 @@ const KINDS: [Kind; 9] = [
         name: "`{eq}` references to no label (errors)",
         base: 1000,
         fails: true,
+        toml: "",
+        book: None,
         chapter: |n| {
             (0..n)
                 .map(|i| format!("Line {i} {{eq}}`none-{i}`\n\n"))
@@ -239,6 +252,8 @@ const KINDS: [Kind; 9] = [
         name: "unknown directives (errors)",
         base: 1000,
         fails: true,
+        toml: "",
+        book: None,
         chapter: |n| {
             (0..n)
                 .map(|_| ":::{nodirective}\nx\n:::\n\n".to_string())
@@ -249,6 +264,8 @@ const KINDS: [Kind; 9] = [
         name: "labelled `math` blocks plus as many `{eq}` references",
         base: 2000,
         fails: false,
+        toml: "",
+        book: None,
         chapter: |n| {
             let blocks =
                 (0..n).map(|i| format!(":::{{math}}\n:label: eq-{i}\nx_{{{i}}} = {i}\n:::\n\n"));
@@ -260,6 +277,8 @@ const KINDS: [Kind; 9] = [
         name: "formula cards, each defining one symbol",
         base: 500,
         fails: false,
+        toml: "",
+        book: None,
         chapter: |n| {
             (0..n)
                 .map(|i| format!(":::{{formula}} Card {i}\n---\ntex: a_{{{i}}} = {i}\nwhere:\n  - {{id: s{i}, tex: 'a_{{{i}}}', name: a {i}, meaning: Value {i}}}\n---\nText.\n:::\n\n"))
@@ -270,6 +289,8 @@ const KINDS: [Kind; 9] = [
         name: "`inspect: true` blocks plus as many symbol-table rows",
         base: 500,
         fails: false,
+        toml: "",
+        book: None,
         chapter: |n| {
             let inspected =
                 (0..n).map(|i| format!(":::{{math}}\n:inspect: true\na_{{{i}}} = 1\n:::\n\n"));
@@ -280,12 +301,16 @@ const KINDS: [Kind; 9] = [
         name: "symbol-table rows",
         base: 2000,
         fails: false,
+        toml: "",
+        book: None,
         chapter: symbol_table,
     },
     Kind {
         name: "`params` entries of one plot (refused: at most 12)",
         base: 1250,
         fails: true,
+        toml: "",
+        book: None,
         chapter: |n| {
             let params: String = (0..n)
                 .map(|i| format!("  p{i}: {{value: 1, range: [-3, 3], step: 0.1}}\n"))
@@ -293,7 +318,174 @@ const KINDS: [Kind; 9] = [
             format!(":::{{widget}} plot\n---\nx: [-4, 4]\nparams:\n{params}curves:\n  - x\n---\nA plot.\n:::\n")
         },
     },
+    Kind {
+        name: "front-matter macros, each used by one formula",
+        base: 1000,
+        fails: false,
+        toml: "",
+        // Front matter opens the chapter: no `# C` line before it.
+        book: Some(|n| {
+            let names: Vec<String> = (0..n).map(|i| format!("\\m{}", letters(i))).collect();
+            let defs: String = names
+                .iter()
+                .enumerate()
+                .map(|(i, m)| format!("  '{m}': 'x_{{{i}}}'\n"))
+                .collect();
+            let uses: String = names
+                .iter()
+                .enumerate()
+                .map(|(i, m)| format!("Use ${m} + {i}$.\n\n"))
+                .collect();
+            vec![(
+                "ch.md".into(),
+                format!("---\nmacros:\n{defs}---\n# C\n\n{uses}"),
+            )]
+        }),
+        chapter: |_| String::new(),
+    },
+    Kind {
+        name: "symbol-table rows plus a notation index",
+        base: 1000,
+        fails: false,
+        toml: "",
+        book: Some(|n| {
+            vec![
+                ("ch.md".into(), format!("# C\n\n{}", symbol_table(n))),
+                ("notation.md".into(), NOTATION_PAGE.into()),
+            ]
+        }),
+        chapter: |_| String::new(),
+    },
+    Kind {
+        name: "chapters giving one glyph another meaning each, plus a notation index",
+        base: 100,
+        fails: false,
+        toml: "",
+        book: Some(|n| {
+            let mut pages: Vec<(String, String)> = (0..n)
+                .map(|i| {
+                    (
+                        format!("ch{i}.md"),
+                        format!("# C{i}\n\n:::{{symbol-table}} S\n---\n- {{id: s{i}, tex: '\\sigma', read: sigma, meaning: Meaning {i}}}\n---\n:::\n\n:::{{math}}\n:inspect: true\n\\sigma\n:::\n"),
+                    )
+                })
+                .collect();
+            pages.push(("notation.md".into(), NOTATION_PAGE.into()));
+            pages
+        }),
+        chapter: |_| String::new(),
+    },
+    Kind {
+        name: "chapters with a header (module number, prerequisites)",
+        base: 100,
+        fails: false,
+        toml: "",
+        book: Some(|n| {
+            (0..n)
+                .map(|i| {
+                    (
+                        format!("ch{i}.md"),
+                        format!("---\nmodule: {}\ntitle: Chapter {i}\ntime: 1 hour\nprerequisites: [{}]\n---\nText $x_{{{i}}}$.\n", i + 1, i.max(1)),
+                    )
+                })
+                .collect()
+        }),
+        chapter: |_| String::new(),
+    },
+    Kind {
+        name: "book macros, each used after a `\\newcommand` on a MathJax page",
+        base: 500,
+        fails: false,
+        toml: "delimiters = \"mathjax\"\n",
+        book: Some(|n| {
+            // The book's macros in front matter (the same options as a macros file).
+            let names: Vec<String> = (0..n).map(|i| format!("\\m{}", letters(i))).collect();
+            let defs: String = names
+                .iter()
+                .enumerate()
+                .map(|(i, m)| format!("  '{m}': 'x_{{{i}}}'\n"))
+                .collect();
+            let uses: String = names
+                .iter()
+                .enumerate()
+                .map(|(i, m)| format!("Use \\\\({m} + \\pg + {i}\\\\).\n\n"))
+                .collect();
+            vec![(
+                "ch.md".into(),
+                format!("---\nmacros:\n{defs}---\n# C\n\nDefine \\\\(\\newcommand{{\\pg}}{{p}}\\pg\\\\).\n\n{uses}"),
+            )]
+        }),
+        chapter: |_| String::new(),
+    },
+    Kind {
+        name: "objectives and prerequisites of one chapter header",
+        base: 1000,
+        fails: false,
+        toml: "",
+        book: Some(|n| {
+            let items = |word: &str, letter: char| -> String {
+                (0..n)
+                    .map(|i| format!("  - {word} {i} ${letter}_{{{i}}}$\n"))
+                    .collect()
+            };
+            vec![(
+                "ch.md".into(),
+                format!(
+                    "---\ntitle: T\nmodule: 1\nprerequisites:\n{}objectives:\n{}---\nText.\n",
+                    items("Item", 'p'),
+                    items("Do", 'o')
+                ),
+            )]
+        }),
+        chapter: |_| String::new(),
+    },
+    Kind {
+        name: "symbol-table rows giving one glyph n meanings, plus a notation index",
+        base: 500,
+        fails: false,
+        toml: "",
+        book: Some(|n| {
+            let rows: String = (0..n)
+                .map(|i| format!("- {{id: s{i}, tex: '\\sigma', read: sigma, meaning: Meaning {i}, overloaded: true}}\n"))
+                .collect();
+            vec![
+                (
+                    "ch.md".into(),
+                    format!("# C\n\n:::{{symbol-table}} All\n---\n{rows}---\n:::\n"),
+                ),
+                ("notation.md".into(), NOTATION_PAGE.into()),
+            ]
+        }),
+        chapter: |_| String::new(),
+    },
+    Kind {
+        name: "formula cards, each defining the same glyph",
+        base: 300,
+        fails: false,
+        toml: "",
+        book: None,
+        chapter: |n| {
+            (0..n)
+                .map(|i| format!(":::{{formula}} F{i}\n---\ntex: \\theta + {i}\nwhere:\n  - {{id: th{i}, tex: '\\theta', name: theta, meaning: The angle}}\n---\nT.\n:::\n\n"))
+                .collect()
+        },
+    },
 ];
+
+/// A generated notation page.
+const NOTATION_PAGE: &str = "# Notation\n\n:::{notation-index}\n:::\n";
+
+/// `i` in base 26, as letters (`a`, `b`, …, `ba`, …): a macro name per item.
+fn letters(mut i: usize) -> String {
+    let mut s = String::new();
+    loop {
+        s.push((b'a' + (i % 26) as u8) as char);
+        i /= 26;
+        if i == 0 {
+            return s;
+        }
+    }
+}
 
 /// A symbol table of `n` rows.
 fn symbol_table(n: usize) -> String {
@@ -305,13 +497,16 @@ fn symbol_table(n: usize) -> String {
 
 /// Each [`KINDS`] at 1×, 2×, 4× and 8×: the preprocessor's time per item (flat means
 /// linear), and the whole build's. A Markdown table.
-fn measure_kinds(bin: &Path, target: &Path) -> Result<(String, Growth)> {
+fn measure_kinds(bin: &Path, target: &Path, only: &str) -> Result<(String, Growth)> {
     let mut rows = String::new();
     let mut growth = Growth {
         worst: 0.0,
         kind: String::new(),
     };
     for (k, kind) in KINDS.iter().enumerate() {
+        if !kind.name.contains(only) {
+            continue;
+        }
         let mut cells = Vec::new();
         let mut builds = Vec::new();
         let mut per_item = Vec::new();
@@ -324,13 +519,21 @@ fn measure_kinds(bin: &Path, target: &Path) -> Result<(String, Growth)> {
             fs::create_dir_all(dir.join("src"))?;
             fs::write(
                 dir.join("book.toml"),
-                "[book]\ntitle = \"Kinds\"\n\n[preprocessor.mathcourse]\n\n[output.html]\n",
+                format!(
+                    "[book]\ntitle = \"Kinds\"\n\n[preprocessor.mathcourse]\n{}\n[output.html]\n",
+                    kind.toml
+                ),
             )?;
-            fs::write(dir.join("src/SUMMARY.md"), "# Summary\n\n- [C](ch.md)\n")?;
-            fs::write(
-                dir.join("src/ch.md"),
-                format!("# C\n\n{}", (kind.chapter)(n)),
-            )?;
+            let pages = match kind.book {
+                Some(book) => book(n),
+                None => vec![("ch.md".to_string(), format!("# C\n\n{}", (kind.chapter)(n)))],
+            };
+            let mut summary = String::from("# Summary\n\n");
+            for (file, text) in &pages {
+                summary.push_str(&format!("- [{file}]({file})\n"));
+                fs::write(dir.join("src").join(file), text)?;
+            }
+            fs::write(dir.join("src/SUMMARY.md"), summary)?;
             eprintln!("xtask: scaling by kind: {} × {n}", kind.name);
             let run = build_allowing(&dir, bin, kind.fails)?;
             per_item.push(run.pre_cpu_s / n as f64);
@@ -362,14 +565,27 @@ fn measure_kinds(bin: &Path, target: &Path) -> Result<(String, Growth)> {
         )?;
     }
     let text = format!(
-        "### Per input kind\n\nOne chapter holding n items of one kind, at 1×, 2×, 4× and 8× (n = the base times that), built cold with `mdbook build` (books the items make fail still count: the preprocessor writes its stats before it stops). Each cell: the preprocessor's CPU time (all threads, user + system, from `getrusage` at exit: reading the book, processing it, printing its diagnostics, writing it back) and, in bold, that time per item; a flat per-item cost means linear growth. CPU time is shown because the wall clock of this shared machine moves with other work (and with `fsync` of the cache). Last column: wall-clock µs per item of our process / of the whole build, at 1×, 2×, 4× and 8×.\n\n\
+        "### Per input kind\n\nOne chapter holding n items of one kind (a book of n chapters where the items are chapters), at 1×, 2×, 4× and 8× (n = the base times that), built cold with `mdbook build` (books the items make fail still count: the preprocessor writes its stats before it stops). Each cell: the preprocessor's CPU time (all threads, user + system, from `getrusage` at exit: reading the book, processing it, printing its diagnostics, writing it back) and, in bold, that time per item; a flat per-item cost means linear growth. CPU time is shown because the wall clock of this shared machine moves with other work (and with `fsync` of the cache). Last column: wall-clock µs per item of our process / of the whole build, at 1×, 2×, 4× and 8×.\n\n\
          | input | base | 1× | 2× | 4× | 8× | wall µs/item, ours/build (1×, 2×, 4×, 8×) |\n|---|---:|---:|---:|---:|---:|---|\n{rows}"
     );
     Ok((text, growth))
 }
 
-/// `cargo xtask bench-scale`: measure and write the section into BENCHMARKS.md.
-pub fn run() -> Result<()> {
+/// `cargo xtask bench-scale`: measure and write the section into BENCHMARKS.md. With
+/// `--kind TEXT`: only the input kinds whose name holds TEXT, printed (BENCHMARKS.md is
+/// left as it is).
+pub fn run(args: &[String]) -> Result<()> {
+    if let Some(at) = args.iter().position(|a| a == "--kind") {
+        let Some(only) = args.get(at + 1) else {
+            bail!("--kind needs a text (part of an input kind's name)");
+        };
+        let root = repo_root();
+        ensure_mdbook()?;
+        let bin = crate::util::release_preprocessor(&root)?;
+        let (rows, _) = measure_kinds(&bin, &crate::util::target_dir(&root), only)?;
+        println!("{rows}");
+        return Ok(());
+    }
     let (section, _) = measure()?;
     println!("{section}");
     let path = repo_root().join("BENCHMARKS.md");

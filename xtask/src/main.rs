@@ -11,6 +11,7 @@
 //!   "## Course book" section of BENCHMARKS.md (see [`bench_book`]).
 //! - `cargo xtask bench-scale`: generated books of 50, 100 and 200 chapters, cold and
 //!   warm: time and peak memory per formula (see [`bench_scale`]); also run by `bench`.
+//!   `--kind TEXT` measures only the input kinds whose name holds TEXT and prints them.
 //! - `cargo xtask bench-cold`: cold builds of the real books of `../shared/corpus`, ours
 //!   against mdbook-katex, interleaved: CPU, wall clock and peak memory (see [`bench_cold`]).
 //! - `cargo xtask fuzz [--time SECONDS]`: the stable-Rust fuzzer over the scanner, the
@@ -49,7 +50,7 @@ fn main() -> Result<()> {
         Some("wasm") => wasm::run(&args[1..]),
         Some("bench-widgets") => bench_widgets::write(),
         Some("bench-book") => bench_book::run(),
-        Some("bench-scale") => bench_scale::run(),
+        Some("bench-scale") => bench_scale::run(&args[1..]),
         Some("bench-cold") => bench_cold::run(),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("compat") => compat::run(&args[1..]),
@@ -63,7 +64,9 @@ fn main() -> Result<()> {
                  bench           run the benchmarks and write BENCHMARKS.md\n  \
                  bench-widgets   measure the widget bundle (size, events in Chromium) into BENCHMARKS.md\n  \
                  bench-book      time cold and warm builds of the course book into BENCHMARKS.md\n  \
-                 bench-scale     build generated books of 50/100/200 chapters: time and memory per formula\n  \
+                 bench-scale [--kind TEXT]\n                  \
+                 build generated books of 50/100/200 chapters: time and memory per formula\n                  \
+                 (--kind: only the input kinds whose name holds TEXT, printed, BENCHMARKS.md untouched)\n  \
                  bench-cold      cold builds of the corpus books, ours against mdbook-katex: CPU, wall, peak memory\n  \
                  fuzz [--time S] fuzz the scanner, parsers, tagging and whole chapters (release; --debug)\n  \
                  compat [--debug] [--vs-katex] [BOOK_DIR...]\n                  \

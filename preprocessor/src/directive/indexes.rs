@@ -10,7 +10,7 @@
 //! :::
 //! ```
 
-use std::collections::BTreeSet;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 use serde::Serialize;
@@ -51,7 +51,9 @@ struct EntryGroup {
     key: String,
     meaning: String,
     overloaded: bool,
-    chapters: Vec<Option<PathBuf>>,
+    chapters: HashSet<Option<PathBuf>>,
+    /// Another definition merged in: its links are put in book order at the end.
+    merged: bool,
 }
 
 impl EntryGroup {
@@ -114,30 +116,13 @@ fn merge(
         row.code = d.symbol.code.clone();
     }
     group.overloaded |= d.symbol.overloaded;
-    group.chapters.push(d.chapter.clone());
-    if let Some(link) = defined {
-        if !row.defined.iter().any(|l| l.href == link.href) {
-            row.defined.push(link);
-        }
-    }
-    let mut seen: BTreeSet<String> = row.used.iter().map(|l| l.href.clone()).collect();
-    for l in used {
-        if seen.insert(l.href.clone()) {
-            row.used.push(l);
-        }
-    }
-    // Merged lists keep book order.
-    let order = &cx.book.notation.order;
-    let rank = |href: &str| {
-        order
-            .iter()
-            .find(|(p, _)| {
-                href.split('#').next() == Some(&super::relative_html_path(cx.chapter_path, p))
-            })
-            .map_or(usize::MAX, |(_, i)| *i)
-    };
-    row.used.sort_by_key(|l| rank(&l.href));
-    row.defined.sort_by_key(|l| rank(&l.href));
+    group.chapters.insert(d.chapter.clone());
+    group.merged = true;
+    // Repeated links are dropped and the lists put in book order once, after every
+    // definition is merged (`in_book_order`): doing it per merge cost the square of
+    // the definitions of one glyph.
+    row.defined.extend(defined);
+    row.used.extend(used);
     row.book_file |= d.chapter.is_none();
 }
 
@@ -147,7 +132,7 @@ fn new_entry(
     d: &crate::notation::Definition,
     found: Found,
     span: &std::ops::Range<usize>,
-    rows: &[(EntryGroup, Row)],
+    anchors: &mut HashSet<String>,
 ) -> (EntryGroup, Row) {
     let Found {
         meaning,
@@ -173,16 +158,18 @@ fn new_entry(
     };
     let mut anchor = format!("notation-{}", d.symbol.id);
     let mut n = 1;
-    while rows.iter().any(|(_, r)| r.anchor == anchor) {
+    while anchors.contains(&anchor) {
         n += 1;
         anchor = format!("notation-{}-{n}", d.symbol.id);
     }
+    anchors.insert(anchor.clone());
     (
         EntryGroup {
             key: d.key.clone(),
             meaning,
             overloaded: d.symbol.overloaded,
-            chapters: vec![d.chapter.clone()],
+            chapters: HashSet::from([d.chapter.clone()]),
+            merged: false,
         },
         Row {
             anchor,
@@ -196,6 +183,39 @@ fn new_entry(
             used,
         },
     )
+}
+
+/// The rows, the links of each merged entry without repeats (the first kept) and in
+/// book order (stable: links into one chapter keep the order they were merged in).
+fn in_book_order(cx: &Cx, rows: Vec<(EntryGroup, Row)>) -> Vec<Row> {
+    let mut rank: Option<HashMap<String, usize>> = None;
+    rows.into_iter()
+        .map(|(group, mut row)| {
+            if group.merged {
+                // The place in the book of the chapter a link points into, by its path.
+                let rank = rank.get_or_insert_with(|| {
+                    let mut rank: HashMap<String, usize> = HashMap::new();
+                    for (p, &i) in &cx.book.notation.order {
+                        let at = rank
+                            .entry(super::relative_html_path(cx.chapter_path, p))
+                            .or_insert(i);
+                        *at = (*at).min(i);
+                    }
+                    rank
+                });
+                let of = |href: &str| {
+                    let page = href.split('#').next().unwrap_or_default();
+                    rank.get(page).copied().unwrap_or(usize::MAX)
+                };
+                for list in [&mut row.defined, &mut row.used] {
+                    let mut seen = HashSet::new();
+                    list.retain(|l| seen.insert(l.href.clone()));
+                    list.sort_by_cached_key(|l| of(&l.href));
+                }
+            }
+            row
+        })
+        .collect()
 }
 
 fn chapter_link(cx: &Cx, chapter: &PathBuf, anchor: &str) -> Link {
@@ -234,6 +254,8 @@ impl Directive for NotationIndex {
         // deviation, σ the activation), and different meanings within one chapter, keep
         // an entry each.
         let mut rows: Vec<(EntryGroup, Row)> = Vec::new();
+        let mut by_key: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut anchors: HashSet<String> = HashSet::new();
         for (i, d) in defs.iter().enumerate().filter(|(_, d)| !d.demo) {
             let meaning = d.symbol.meaning.clone().unwrap_or_default();
             let used: Vec<Link> = cx
@@ -254,14 +276,21 @@ impl Directive for NotationIndex {
                 defined,
                 used,
             };
-            if let Some((group, row)) = rows.iter_mut().find(|(g, _)| g.takes(d, &found.meaning)) {
+            // Only entries of the same glyph can take it (`EntryGroup::takes`).
+            let same_glyph = by_key.entry(d.key.clone()).or_default();
+            if let Some(&r) = same_glyph
+                .iter()
+                .find(|&&r| rows[r].0.takes(d, &found.meaning))
+            {
+                let (group, row) = &mut rows[r];
                 merge(cx, group, row, d, found, &span);
                 continue;
             }
-            let entry = new_entry(cx, d, found, &span, &rows);
+            same_glyph.push(rows.len());
+            let entry = new_entry(cx, d, found, &span, &mut anchors);
             rows.push(entry);
         }
-        let rows: Vec<Row> = rows.into_iter().map(|(_, r)| r).collect();
+        let rows: Vec<Row> = in_book_order(cx, rows);
         let mut context = tera::Context::new();
         context.insert("rows", &rows);
         cx.template("notation-index", context, Vec::new(), span)

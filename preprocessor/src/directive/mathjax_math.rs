@@ -105,23 +105,32 @@ impl Cx<'_> {
     /// One formula: typeset, or a warning and the text left as it is.
     fn mathjax_formula(&mut self, f: &Found) -> Option<String> {
         let defined = mathjax::compat::definitions(&f.tex);
-        let page_options = (!self.math.mathjax_macros.is_empty()).then(|| {
-            let mut o = self.math.options.clone();
-            for (name, body) in &self.math.mathjax_macros {
-                // A formula that defines a macro again starts from its own definition.
-                if !defined.iter().any(|(n, _)| n == name) {
-                    o.macros.insert(name.clone(), body.clone());
-                }
-            }
-            let fp = format!("{};mathjax-compat", o.fingerprint());
-            (o, fp)
-        });
-        self.math.mathjax_macros.extend(defined);
-        let (options, fingerprint) = match &page_options {
-            Some((o, fp)) => (o, fp.as_str()),
-            None => (self.math.options, self.math.fingerprint),
+        let base = self.math.options;
+        let page = &self.math.mathjax_macros;
+        let page_options = if page.is_empty() {
+            None
+        } else if defined.is_empty() {
+            // The page's macros are those of the formula before: its options are kept
+            // (made per formula, they cost every macro of the book per formula).
+            let kept = self
+                .math
+                .mathjax_page
+                .get_or_insert_with(|| std::sync::Arc::new(PageOptions::new(base, page, &[])));
+            Some(kept.clone())
+        } else {
+            Some(std::sync::Arc::new(PageOptions::new(base, page, &defined)))
         };
-        let key = cache::key(fingerprint, f.display, &f.tex);
+        if !defined.is_empty() {
+            self.math.mathjax_page = None;
+        }
+        self.math.mathjax_macros.extend(defined);
+        let (options, key) = match &page_options {
+            Some(p) => (
+                &p.options,
+                cache::key_after(p.after.clone(), f.display, &f.tex),
+            ),
+            None => (self.math.options, self.math.key(f.display, &f.tex)),
+        };
         match self.math.pack.get_or_render(&key, || {
             super::typeset::render_as_mathjax(&f.tex, f.display, options, true)
         }) {
@@ -271,4 +280,41 @@ fn tex_source_in_place(tex: &str, display: bool) -> String {
         inner
     };
     math::markdown_safe(&html)
+}
+
+thread_local! {
+    /// How many [`PageOptions`] were made on this thread (a test counts: once per
+    /// formula that defines a macro, not once per formula).
+    pub(crate) static PAGE_OPTIONS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The options of a formula on a page whose earlier formulas defined macros
+/// (`\newcommand`): the chapter's, plus those.
+pub(crate) struct PageOptions {
+    options: math::MathOptions,
+    /// The cache-key hasher's state after these options' fingerprint.
+    after: blake3::Hasher,
+}
+
+impl PageOptions {
+    /// `base` with the page's macros `page`, but those `defined` (a formula that defines
+    /// a macro again starts from its own definition).
+    fn new(
+        base: &math::MathOptions,
+        page: &std::collections::BTreeMap<String, String>,
+        defined: &[(String, String)],
+    ) -> Self {
+        PAGE_OPTIONS.with(|n| n.set(n.get() + 1));
+        let mut options = base.clone();
+        for (name, body) in page {
+            if !defined.iter().any(|(n, _)| n == name) {
+                options.macros.insert(name.clone(), body.clone());
+            }
+        }
+        let fingerprint = format!("{};mathjax-compat", options.fingerprint());
+        PageOptions {
+            after: cache::after_fingerprint(&fingerprint),
+            options,
+        }
+    }
 }

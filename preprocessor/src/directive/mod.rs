@@ -26,7 +26,7 @@ mod inspectable;
 mod lists;
 mod math_block;
 pub(crate) mod math_errors;
-mod mathjax_math;
+pub(crate) mod mathjax_math;
 mod practice;
 pub(crate) mod report;
 pub(crate) mod status;

@@ -31,15 +31,40 @@ pub struct Typeset<'a> {
     pub(crate) mathjax_macros: BTreeMap<String, String>,
     /// The macros that reach a forbidden command, by the fingerprint of the options
     /// they belong to: found once per set of macros, not once per formula.
-    pub(crate) forbidden_macros: HashMap<String, Vec<(String, String)>>,
+    pub(crate) forbidden_macros: HashMap<FingerprintId, Vec<(String, String)>>,
+    /// The cache-key hasher's state after each fingerprint used (see [`FingerprintId`]).
+    pub(crate) after_fingerprint: HashMap<FingerprintId, blake3::Hasher>,
+    /// The options of this page's formulas with its `\newcommand` macros, kept until a
+    /// formula defines another (MathJax-compatible books).
+    pub(crate) mathjax_page: Option<std::sync::Arc<super::mathjax_math::PageOptions>>,
 }
 
+/// A fingerprint this typesetter was given, by its place in memory: every fingerprint
+/// it holds lives as long as it, so two with the same place and length are the same
+/// text. Hashing or comparing the text itself per formula cost its length (every macro
+/// of the book) per formula.
+pub(crate) type FingerprintId = (usize, usize);
+
 impl Typeset<'_> {
+    fn fingerprint_id(&self) -> FingerprintId {
+        (self.fingerprint.as_ptr() as usize, self.fingerprint.len())
+    }
+
+    /// The cache key of one formula under this chapter's options ([`cache::key`]).
+    pub(crate) fn key(&mut self, display: bool, tex: &str) -> cache::Key {
+        let fingerprint = self.fingerprint;
+        let after = self
+            .after_fingerprint
+            .entry(self.fingerprint_id())
+            .or_insert_with(|| cache::after_fingerprint(fingerprint));
+        cache::key_after(after.clone(), display, tex)
+    }
+
     /// Typesets math found in an HTML comment, as mdbook-katex does; invisible, so its
     /// errors are not reported (the comment keeps its TeX).
     pub fn commented(&mut self, span: &scan::MathSpan) -> Option<String> {
         let display = span.delimiter.is_display();
-        let key = cache::key(self.fingerprint, display, &span.tex);
+        let key = self.key(display, &span.tex);
         let options = self.options;
         self.pack
             .get_or_render(&key, || math::render(&span.tex, display, options))
@@ -57,7 +82,7 @@ impl Typeset<'_> {
         if tex.contains('\\') {
             self.check_commands(report, tex, span);
         }
-        let key = cache::key(self.fingerprint, display, tex);
+        let key = self.key(display, tex);
         let options = self.options;
         match self.pack.get_or_render(&key, || {
             // MathJax's TeX that KaTeX rejects (`k_\min`) typesets in every book.
@@ -87,7 +112,7 @@ impl Typeset<'_> {
         span: Range<usize>,
         tex_offset: Option<usize>,
     ) -> String {
-        let key = cache::key(self.fingerprint, display, tagged);
+        let key = self.key(display, tagged);
         let options = self.options;
         match self
             .pack
@@ -130,12 +155,12 @@ impl Typeset<'_> {
             .map(|(name, range)| (format!("`{name}`"), range))
             .collect();
         // A macro (book-wide or from front matter) can hide one of them.
-        if !self.forbidden_macros.contains_key(self.fingerprint) {
-            let tainted = macros_reaching_forbidden(&self.options.macros);
-            self.forbidden_macros
-                .insert(self.fingerprint.to_string(), tainted);
-        }
-        for (name, command) in &self.forbidden_macros[self.fingerprint] {
+        let options = self.options;
+        let tainted = self
+            .forbidden_macros
+            .entry(self.fingerprint_id())
+            .or_insert_with(|| macros_reaching_forbidden(&options.macros));
+        for (name, command) in tainted.iter() {
             for (at, _) in tex.match_indices(name.as_str()) {
                 let end = at + name.len();
                 if !tex[end..].starts_with(|c: char| c.is_ascii_alphabetic()) {

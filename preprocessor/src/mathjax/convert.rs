@@ -33,7 +33,10 @@ pub fn chapter(source: &str, rules: &Tex2jax) -> Converted {
     let mut kept = Vec::new();
     // MathJax keeps a `\newcommand` for the rest of the page; this book's chapters get
     // them in their front matter, and the formulas that only defined them go.
-    let mut macros: Vec<(String, String)> = Vec::new();
+    // In the order last defined: a name defined again moves to the end (its place, by
+    // name, clears the earlier entry; a search of the list per definition cost n²).
+    let mut macros: Vec<Option<(String, String)>> = Vec::new();
+    let mut place: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for f in &found.math {
         if f.tex.contains('$') {
             kept.push(f.range.clone());
@@ -42,8 +45,10 @@ pub fn chapter(source: &str, rules: &Tex2jax) -> Converted {
         let mut tex = f.tex.clone();
         for (name, body, range) in super::compat::definition_spans(&f.tex).into_iter().rev() {
             tex.replace_range(range, "");
-            macros.retain(|(n, _)| n != &name);
-            macros.push((name, body));
+            if let Some(earlier) = place.insert(name.clone(), macros.len()) {
+                macros[earlier] = None;
+            }
+            macros.push(Some((name, body)));
         }
         let only_comments = tex
             .lines()
@@ -67,12 +72,24 @@ pub fn chapter(source: &str, rules: &Tex2jax) -> Converted {
         edits.push((l.range.clone(), shown));
     }
     // Prose dollars MathJax left as text must stay text when `$` becomes a delimiter.
-    let taken: Vec<Range<usize>> = edits.iter().map(|(r, _)| r.clone()).collect();
+    // Whether some edited range holds `at`: the ranges by start, each with the farthest
+    // end so far (a search of every range per dollar cost n²).
+    let mut taken: Vec<Range<usize>> = edits.iter().map(|(r, _)| r.clone()).collect();
+    taken.sort_by_key(|r| r.start);
+    let reach: Vec<usize> = taken
+        .iter()
+        .scan(0, |end, r| {
+            *end = (*end).max(r.end);
+            Some(*end)
+        })
+        .collect();
     for at in prose_dollars(source) {
-        if !taken.iter().any(|r| r.start <= at && at < r.end) {
+        let before = taken.partition_point(|r| r.start <= at);
+        if before == 0 || reach[before - 1] <= at {
             edits.push((at..at, "\\".to_string()));
         }
     }
+    let macros: Vec<(String, String)> = macros.into_iter().flatten().collect();
     if !macros.is_empty() && !source.starts_with("---") {
         let quote = |t: &str| format!("'{}'", t.replace('\'', "''").replace('\n', " "));
         let mut front = String::from("---\nmacros:\n");
@@ -148,6 +165,16 @@ mod tests {
         assert_eq!(
             out.text,
             "---\nmacros:\n  '\\cat': '\\Vert'\n---\n\n\nThen \\(a \\cat b\\).\n"
+        );
+    }
+
+    #[test]
+    fn a_name_defined_again_takes_its_last_place_and_dollars_outside_formulas_are_escaped() {
+        let src = "$$\\newcommand{\\a}{1}\\newcommand{\\b}{2}$$\n\n\\(x\\) costs $5.\n\n$$\\newcommand{\\a}{3}$$\n\n\\(\\text{$y$}\\) and $6.\n";
+        let out = chapter(src, &Tex2jax::default());
+        assert_eq!(
+            out.text,
+            "---\nmacros:\n  '\\b': '2'\n  '\\a': '3'\n---\n\n\n\\(x\\) costs \\$5.\n\n\n\n\\(\\text{\\$y\\$}\\) and \\$6.\n"
         );
     }
 }
