@@ -3,7 +3,7 @@
 //! claim. Collected in one pass over all chapters before any chapter is rendered, so
 //! inspectable formulas and the generated index pages see the whole book.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -110,11 +110,29 @@ pub struct Notation {
     matcher: std::sync::OnceLock<Matcher>,
 }
 
-/// The index behind [`Notation::occurring`].
+/// What resolving a formula's symbols reads, made once per build (when the first formula
+/// asks, every definition being in), so that resolving one formula costs what its own
+/// glyphs cost, however many definitions the book or its chapter has.
 #[derive(Debug, Default)]
 struct Matcher {
-    /// The TeX of every definition, numbered as `definitions`.
+    /// The distinct TeX of the definitions, numbered as `glyph_of`.
     index: inspect::PatternIndex,
+    /// For each TeX of `index`, its glyph ([`Definition::key`]).
+    glyph_of: Vec<String>,
+    /// Step 3 of [`Notation::resolve`] for each chapter (the symbols file under the empty
+    /// path) and glyph: what its own definitions give.
+    chapters: HashMap<PathBuf, BTreeMap<String, InChapter>>,
+    /// Step 4: the first definition of each glyph in the symbols file.
+    file: BTreeMap<String, usize>,
+}
+
+/// What a chapter's own definitions of one glyph give a formula that names none.
+#[derive(Debug)]
+enum InChapter {
+    /// One meaning: this definition (the first).
+    One(usize),
+    /// Two or more meanings: one definition per meaning, in book order; the meanings.
+    Ambiguous(Vec<usize>, HashSet<String>),
 }
 
 /// The symbols one formula uses ([`Notation::resolve`]).
@@ -281,86 +299,67 @@ impl Notation {
         self.resolve_among(chapter, own, uses, None)
     }
 
-    /// [`Notation::resolve`] for one formula, looking only at the definitions `among`
-    /// (ascending; from [`Notation::occurring`] for that formula), or at all of them when
+    /// [`Notation::resolve`] for one formula, looking only at the glyphs `among`
+    /// (sorted; from [`Notation::occurring`] for that formula), or at all of them when
     /// `None`. A glyph the formula does not contain cannot be tagged in it, so the
     /// outcome of tagging is the same, and the cost grows with the formula, not with the
-    /// book's notation.
+    /// book's notation or the number of definitions of one glyph.
     pub fn resolve_among(
         &self,
         chapter: &Path,
         own: &[String],
         uses: &[String],
-        among: Option<&[usize]>,
+        among: Option<&[&str]>,
     ) -> Resolved {
+        let m = self.matcher();
+        let occurs = |key: &str| among.is_none_or(|among| among.binary_search(&key).is_ok());
         let mut chosen: BTreeMap<&str, usize> = BTreeMap::new();
-        let mut ambiguous: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-        let in_chapter = |i: usize, chapter: &Path| {
-            self.definitions[i]
-                .chapter
-                .as_deref()
-                .unwrap_or(Path::new(""))
-                == chapter
-        };
-        let of_chapter = |chapter: &Path| -> Vec<usize> {
-            match among {
-                None => self.by_chapter.get(chapter).cloned().unwrap_or_default(),
-                Some(among) => among
-                    .iter()
-                    .copied()
-                    .filter(|&i| in_chapter(i, chapter))
-                    .collect(),
-            }
-        };
-        let here = of_chapter(chapter);
-        let here = here.as_slice();
-        // 1 and 2: what the formula names.
-        for &i in here {
-            if own.contains(&self.definitions[i].symbol.id) {
-                chosen.entry(self.definitions[i].key.as_str()).or_insert(i);
+        // 1: the formula's own `where:` entries (the first definition of each glyph).
+        for id in own {
+            for &i in self.with_id(id) {
+                let d = &self.definitions[i];
+                if d.chapter.as_deref().unwrap_or(Path::new("")) == chapter && occurs(&d.key) {
+                    chosen
+                        .entry(d.key.as_str())
+                        .and_modify(|j| *j = (*j).min(i))
+                        .or_insert(i);
+                }
             }
         }
+        // 2: what it names in `uses:`.
         for id in uses {
-            for &i in self.by_id.get(id).map_or(&[][..], Vec::as_slice) {
-                if among.is_some_and(|among| among.binary_search(&i).is_err()) {
-                    continue;
+            for &i in self.with_id(id) {
+                let key = self.definitions[i].key.as_str();
+                if occurs(key) {
+                    chosen.entry(key).or_insert(i);
                 }
-                chosen.entry(self.definitions[i].key.as_str()).or_insert(i);
             }
         }
         // 3: the chapter's own definitions, one meaning per glyph.
-        for &i in here {
-            let d = &self.definitions[i];
-            if chosen.contains_key(d.key.as_str()) && !ambiguous.contains_key(d.key.as_str()) {
-                let j = chosen[d.key.as_str()];
-                let named = own.contains(&self.definitions[j].symbol.id)
-                    || uses.contains(&self.definitions[j].symbol.id);
-                if named || self.same_meaning(i, j) {
+        let mut ambiguous: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        if let Some(glyphs) = m.chapters.get(chapter) {
+            for (key, glyph) in among_of(glyphs, among) {
+                if chosen.contains_key(key) {
                     continue;
                 }
-                ambiguous.insert(&d.key, vec![j, i]);
-                continue;
-            }
-            if let Some(list) = ambiguous.get_mut(d.key.as_str()) {
-                if !list.iter().any(|&j| self.same_meaning(i, j)) {
-                    list.push(i);
+                match glyph {
+                    InChapter::One(i) => {
+                        chosen.insert(key, *i);
+                    }
+                    InChapter::Ambiguous(list, _) => {
+                        ambiguous.insert(key, list.clone());
+                    }
                 }
-                continue;
             }
-            chosen.insert(&d.key, i);
         }
         // 4: the book's symbols file.
-        for &i in &of_chapter(Path::new("")) {
-            let key = self.definitions[i].key.as_str();
+        for (key, &i) in among_of(&m.file, among) {
             if !ambiguous.contains_key(key) {
                 chosen.entry(key).or_insert(i);
             }
         }
-        let mut patterns: Vec<(usize, inspect::Pattern)> = chosen
-            .iter()
-            .filter(|(key, _)| !ambiguous.contains_key(*key))
-            .map(|(_, &i)| (i, self.pattern(i)))
-            .collect();
+        let mut patterns: Vec<(usize, inspect::Pattern)> =
+            chosen.into_values().map(|i| (i, self.pattern(i))).collect();
         patterns.sort_by_key(|(i, _)| *i);
         Resolved {
             patterns,
@@ -368,14 +367,56 @@ impl Notation {
         }
     }
 
-    /// True when definitions `i` and `j` say the same thing (same meaning, or one of
-    /// them gives none).
-    fn same_meaning(&self, i: usize, j: usize) -> bool {
-        let m = |k: usize| meaning(&self.definitions[k].symbol);
-        match (m(i), m(j)) {
-            (Some(a), Some(b)) => a == b,
-            _ => true,
-        }
+    /// The index and per-chapter outcomes behind [`Notation::occurring`] and
+    /// [`Notation::resolve_among`], built on first use.
+    fn matcher(&self) -> &Matcher {
+        self.matcher.get_or_init(|| {
+            let mut texs: Vec<&str> = Vec::new();
+            let mut glyph_of = Vec::new();
+            let mut seen = HashSet::new();
+            let mut chapters: HashMap<PathBuf, BTreeMap<String, InChapter>> = HashMap::new();
+            let mut file = BTreeMap::new();
+            for (i, d) in self.definitions.iter().enumerate() {
+                if seen.insert(d.symbol.tex.as_str()) {
+                    texs.push(&d.symbol.tex);
+                    glyph_of.push(d.key.clone());
+                }
+                if d.chapter.is_none() {
+                    file.entry(d.key.clone()).or_insert(i);
+                }
+                let glyphs = chapters
+                    .entry(d.chapter.clone().unwrap_or_default())
+                    .or_default();
+                let Some(glyph) = glyphs.get_mut(&d.key) else {
+                    glyphs.insert(d.key.clone(), InChapter::One(i));
+                    continue;
+                };
+                // A definition without a meaning says the same as any other.
+                let Some(mi) = meaning(&d.symbol) else {
+                    continue;
+                };
+                match glyph {
+                    InChapter::One(j) => {
+                        if let Some(mj) = meaning(&self.definitions[*j].symbol) {
+                            if mj != mi {
+                                *glyph = InChapter::Ambiguous(vec![*j, i], HashSet::from([mj, mi]));
+                            }
+                        }
+                    }
+                    InChapter::Ambiguous(list, meanings) => {
+                        if meanings.insert(mi) {
+                            list.push(i);
+                        }
+                    }
+                }
+            }
+            Matcher {
+                index: inspect::PatternIndex::new(texs),
+                glyph_of,
+                chapters,
+                file,
+            }
+        })
     }
 
     /// The matching pattern of `definitions[i]`.
@@ -387,40 +428,28 @@ impl Notation {
         }
     }
 
-    /// The definitions whose TeX occurs in `tex` (with every other definition of the
-    /// same glyph) and those a `\sym{id}` in it names, ascending: the only ones tagging
+    /// The glyphs ([`Definition::key`]) whose TeX occurs in `tex`, and those of the
+    /// definitions a `\sym{id}` in it names, sorted, each once: the only ones tagging
     /// `tex` can find. `None` when a `\sym` names an id no definition has (tagging with
     /// the whole notation then lists every id in its hint).
-    pub fn occurring(&self, tex: &str) -> Option<Vec<usize>> {
-        let m = self.matcher.get_or_init(|| Matcher {
-            index: inspect::PatternIndex::new(
-                self.definitions.iter().map(|d| d.symbol.tex.as_str()),
-            ),
-        });
-        let mut found = m.index.occurring(tex);
+    pub fn occurring(&self, tex: &str) -> Option<Vec<&str>> {
+        let m = self.matcher();
+        let mut keys: Vec<&str> = m
+            .index
+            .occurring(tex)
+            .into_iter()
+            .map(|t| m.glyph_of[t].as_str())
+            .collect();
         for id in sym_ids(tex)? {
             let named = self.with_id(&id);
             if named.is_empty() {
                 return None;
             }
-            found.extend_from_slice(named);
+            keys.extend(named.iter().map(|&i| self.definitions[i].key.as_str()));
         }
-        // Each glyph's definitions once: `found` holds every definition of a glyph that
-        // occurs, so adding all of them per found definition made n definitions of one
-        // glyph cost n² here (per formula).
-        let mut keys: Vec<&str> = found
-            .iter()
-            .map(|&i| self.definitions[i].key.as_str())
-            .collect();
         keys.sort_unstable();
         keys.dedup();
-        let mut out: Vec<usize> = keys
-            .into_iter()
-            .flat_map(|key| self.by_key[key].iter().copied())
-            .collect();
-        out.sort_unstable();
-        out.dedup();
-        Some(out)
+        Some(keys)
     }
 
     /// Definitions whose id is `id`.
@@ -489,6 +518,18 @@ pub(crate) fn collapse(text: &str) -> String {
 }
 
 /// A symbol's meaning as compared between definitions (spaces collapsed), if it has one.
+/// The entries of `map` whose glyph is in `among` (sorted), or all of them when `None`.
+fn among_of<'m, V>(map: &'m BTreeMap<String, V>, among: Option<&[&str]>) -> Vec<(&'m str, &'m V)> {
+    match among {
+        None => map.iter().map(|(k, v)| (k.as_str(), v)).collect(),
+        Some(among) => among
+            .iter()
+            .filter_map(|k| map.get_key_value(*k))
+            .map(|(k, v)| (k.as_str(), v))
+            .collect(),
+    }
+}
+
 fn meaning(symbol: &Symbol) -> Option<String> {
     symbol
         .meaning
