@@ -101,13 +101,28 @@ pub struct Notation {
     by_chapter: HashMap<PathBuf, Vec<usize>>,
     /// Definitions by id.
     by_id: HashMap<String, Vec<usize>>,
-    /// Definitions by [`Definition::key`] (so adding one looks at its glyph's only).
-    by_key: HashMap<String, Vec<usize>>,
+    /// Definitions by [`Definition::key`], then by place (chapter, or `None`: the symbols
+    /// file): adding one looks at its glyph's only, and at its own place in constant time.
+    by_key: HashMap<String, Vec<Place>>,
+    /// Where each glyph's place is in its `by_key` list.
+    place_of: HashMap<(String, Option<PathBuf>), usize>,
     /// Definitions by the key of their first letter (`z` for `z_i`).
     by_lead: HashMap<String, Vec<usize>>,
     /// Which definitions' TeX occurs in a formula ([`Notation::occurring`]), built on
     /// first use, once every definition is in.
     matcher: std::sync::OnceLock<Matcher>,
+}
+
+/// The definitions of one glyph in one place (a chapter, or the symbols file).
+#[derive(Debug, Clone)]
+struct Place {
+    chapter: Option<PathBuf>,
+    /// In book order.
+    definitions: Vec<usize>,
+    /// The first definition of each id.
+    first_of_id: HashMap<String, usize>,
+    /// Definitions that give no meaning (yet: a merge may fill it in).
+    without_meaning: BTreeSet<usize>,
 }
 
 /// What resolving a formula's symbols reads, made once per build (when the first formula
@@ -191,16 +206,34 @@ impl Notation {
         key: &str,
         chapter: Option<&Path>,
     ) -> bool {
-        let same_key = self.by_key.get(key).map_or(&[][..], Vec::as_slice);
-        let Some(&i) = same_key.iter().find(|&&i| {
-            let d = &self.definitions[i];
-            d.chapter.as_deref() == chapter
-                && (d.symbol.id == symbol.id
-                    || d.symbol.meaning.is_none()
-                    || symbol.meaning.is_none())
-        }) else {
+        // The first definition here with the same id, or giving no meaning; any first
+        // one when `symbol` gives none.
+        let Some(&at) = self
+            .place_of
+            .get(&(key.to_string(), chapter.map(Path::to_path_buf)))
+        else {
             return false;
         };
+        let Some(place) = self
+            .by_key
+            .get_mut(key)
+            .and_then(|places| places.get_mut(at))
+        else {
+            return false;
+        };
+        let found = if symbol.meaning.is_none() {
+            place.definitions.first().copied()
+        } else {
+            let by_id = place.first_of_id.get(&symbol.id).copied();
+            let without = place.without_meaning.first().copied();
+            by_id.into_iter().chain(without).min()
+        };
+        let Some(i) = found else {
+            return false;
+        };
+        if symbol.meaning.is_some() {
+            place.without_meaning.remove(&i);
+        }
         let d = &mut self.definitions[i].symbol;
         if d.meaning.is_none() {
             d.meaning = symbol.meaning.clone();
@@ -241,12 +274,31 @@ impl Notation {
     /// both definitions say `overloaded`.
     fn meaning_clash(&self, symbol: &Symbol, key: &str, chapter: Option<&Path>) -> Option<Warning> {
         let m = meaning(symbol)?;
-        let same_key = self.by_key.get(key).map_or(&[][..], Vec::as_slice);
-        let other = same_key.iter().map(|&i| &self.definitions[i]).find(|d| {
-            d.chapter.as_deref() != chapter
-                && meaning(&d.symbol).is_some_and(|dm| dm != m)
-                && !(d.symbol.overloaded && symbol.overloaded)
-        })?;
+        // The first (in book order) in another place: the first of each place, then the
+        // earliest of those; the place being added to is skipped whole.
+        let mut first: Option<usize> = None;
+        for place in self.by_key.get(key).map_or(&[][..], Vec::as_slice) {
+            // Places are in the book order of their first definitions.
+            if first.is_some_and(|f| place.definitions.first().is_some_and(|&p| p > f)) {
+                break;
+            }
+            if place.chapter.as_deref() == chapter {
+                continue;
+            }
+            for &i in &place.definitions {
+                if first.is_some_and(|f| i > f) {
+                    break;
+                }
+                let d = &self.definitions[i];
+                if meaning(&d.symbol).is_some_and(|dm| dm != m)
+                    && !(d.symbol.overloaded && symbol.overloaded)
+                {
+                    first = Some(i);
+                    break;
+                }
+            }
+        }
+        let other = &self.definitions[first?];
         Some(Warning {
             message: format!("`{}` already means something else", symbol.tex),
             hint: format!(
@@ -268,10 +320,28 @@ impl Notation {
             .entry(definition.symbol.id.clone())
             .or_default()
             .push(i);
-        self.by_key
-            .entry(definition.key.clone())
-            .or_default()
-            .push(i);
+        let places = self.by_key.entry(definition.key.clone()).or_default();
+        let at = *self
+            .place_of
+            .entry((definition.key.clone(), definition.chapter.clone()))
+            .or_insert_with(|| {
+                places.push(Place {
+                    chapter: definition.chapter.clone(),
+                    definitions: Vec::new(),
+                    first_of_id: HashMap::new(),
+                    without_meaning: BTreeSet::new(),
+                });
+                places.len() - 1
+            });
+        let place = &mut places[at];
+        place.definitions.push(i);
+        place
+            .first_of_id
+            .entry(definition.symbol.id.clone())
+            .or_insert(i);
+        if definition.symbol.meaning.is_none() {
+            place.without_meaning.insert(i);
+        }
         if let Some(lead) = lead_letter(&definition.symbol.tex) {
             self.by_lead.entry(inspect::key(lead)).or_default().push(i);
         }
