@@ -369,7 +369,7 @@ mod tests {
     /// not once per formula: each copy cost every macro of the book.
     #[test]
     fn a_mathjax_page_makes_its_macros_once_per_definition() {
-        use crate::directive::mathjax_math::PAGE_OPTIONS;
+        use crate::directive::typeset::PAGE_OPTIONS;
         let mut book = BookContext {
             mathjax: Some(crate::mathjax::Tex2jax::default()),
             ..book(OnError::Fail)

@@ -41,6 +41,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "include",
             "init",
             "katex_html",
+            "macro_reach",
             "math",
             "mathjax",
             "notation",

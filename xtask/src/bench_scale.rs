@@ -325,12 +325,7 @@ const KINDS: [Kind; 17] = [
         toml: "",
         // Front matter opens the chapter: no `# C` line before it.
         book: Some(|n| {
-            let names: Vec<String> = (0..n).map(|i| format!("\\m{}", letters(i))).collect();
-            let defs: String = names
-                .iter()
-                .enumerate()
-                .map(|(i, m)| format!("  '{m}': 'x_{{{i}}}'\n"))
-                .collect();
+            let (names, defs) = numbered_macros(n);
             let uses: String = names
                 .iter()
                 .enumerate()
@@ -399,12 +394,7 @@ const KINDS: [Kind; 17] = [
         toml: "delimiters = \"mathjax\"\n",
         book: Some(|n| {
             // The book's macros in front matter (the same options as a macros file).
-            let names: Vec<String> = (0..n).map(|i| format!("\\m{}", letters(i))).collect();
-            let defs: String = names
-                .iter()
-                .enumerate()
-                .map(|(i, m)| format!("  '{m}': 'x_{{{i}}}'\n"))
-                .collect();
+            let (names, defs) = numbered_macros(n);
             let uses: String = names
                 .iter()
                 .enumerate()
@@ -474,6 +464,18 @@ const KINDS: [Kind; 17] = [
 
 /// A generated notation page.
 const NOTATION_PAGE: &str = "# Notation\n\n:::{notation-index}\n:::\n";
+
+/// `n` macro names (`\ma`, `\mb`, …) and their front-matter `macros:` entries, each
+/// `x_{i}`.
+fn numbered_macros(n: usize) -> (Vec<String>, String) {
+    let names: Vec<String> = (0..n).map(|i| format!("\\m{}", letters(i))).collect();
+    let defs = names
+        .iter()
+        .enumerate()
+        .map(|(i, m)| format!("  '{m}': 'x_{{{i}}}'\n"))
+        .collect();
+    (names, defs)
+}
 
 /// `i` in base 26, as letters (`a`, `b`, …, `ba`, …): a macro name per item.
 fn letters(mut i: usize) -> String {

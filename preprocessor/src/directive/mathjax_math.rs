@@ -112,13 +112,14 @@ impl Cx<'_> {
         } else if defined.is_empty() {
             // The page's macros are those of the formula before: its options are kept
             // (made per formula, they cost every macro of the book per formula).
-            let kept = self
-                .math
-                .mathjax_page
-                .get_or_insert_with(|| std::sync::Arc::new(PageOptions::new(base, page, &[])));
+            let kept = self.math.mathjax_page.get_or_insert_with(|| {
+                std::sync::Arc::new(super::typeset::PageOptions::new(base, page, &[]))
+            });
             Some(kept.clone())
         } else {
-            Some(std::sync::Arc::new(PageOptions::new(base, page, &defined)))
+            Some(std::sync::Arc::new(super::typeset::PageOptions::new(
+                base, page, &defined,
+            )))
         };
         if !defined.is_empty() {
             self.math.mathjax_page = None;
@@ -280,41 +281,4 @@ fn tex_source_in_place(tex: &str, display: bool) -> String {
         inner
     };
     math::markdown_safe(&html)
-}
-
-thread_local! {
-    /// How many [`PageOptions`] were made on this thread (a test counts: once per
-    /// formula that defines a macro, not once per formula).
-    pub(crate) static PAGE_OPTIONS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-/// The options of a formula on a page whose earlier formulas defined macros
-/// (`\newcommand`): the chapter's, plus those.
-pub(crate) struct PageOptions {
-    options: math::MathOptions,
-    /// The cache-key hasher's state after these options' fingerprint.
-    after: blake3::Hasher,
-}
-
-impl PageOptions {
-    /// `base` with the page's macros `page`, but those `defined` (a formula that defines
-    /// a macro again starts from its own definition).
-    fn new(
-        base: &math::MathOptions,
-        page: &std::collections::BTreeMap<String, String>,
-        defined: &[(String, String)],
-    ) -> Self {
-        PAGE_OPTIONS.with(|n| n.set(n.get() + 1));
-        let mut options = base.clone();
-        for (name, body) in page {
-            if !defined.iter().any(|(n, _)| n == name) {
-                options.macros.insert(name.clone(), body.clone());
-            }
-        }
-        let fingerprint = format!("{};mathjax-compat", options.fingerprint());
-        PageOptions {
-            after: cache::after_fingerprint(&fingerprint),
-            options,
-        }
-    }
 }

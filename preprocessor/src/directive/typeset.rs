@@ -36,7 +36,7 @@ pub struct Typeset<'a> {
     pub(crate) after_fingerprint: HashMap<FingerprintId, blake3::Hasher>,
     /// The options of this page's formulas with its `\newcommand` macros, kept until a
     /// formula defines another (MathJax-compatible books).
-    pub(crate) mathjax_page: Option<std::sync::Arc<super::mathjax_math::PageOptions>>,
+    pub(crate) mathjax_page: Option<std::sync::Arc<PageOptions>>,
 }
 
 /// A fingerprint this typesetter was given, by its place in memory: every fingerprint
@@ -317,6 +317,43 @@ pub fn render_as_mathjax(
         }
     }
     Err(first)
+}
+
+thread_local! {
+    /// How many [`PageOptions`] were made on this thread (a test counts: once per
+    /// formula that defines a macro, not once per formula).
+    pub(crate) static PAGE_OPTIONS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The options of a formula on a page whose earlier formulas defined macros
+/// (`\newcommand`): the chapter's, plus those.
+pub(crate) struct PageOptions {
+    pub(super) options: MathOptions,
+    /// The cache-key hasher's state after these options' fingerprint.
+    pub(super) after: blake3::Hasher,
+}
+
+impl PageOptions {
+    /// `base` with the page's macros `page`, but those `defined` (a formula that defines
+    /// a macro again starts from its own definition).
+    pub(super) fn new(
+        base: &MathOptions,
+        page: &std::collections::BTreeMap<String, String>,
+        defined: &[(String, String)],
+    ) -> Self {
+        PAGE_OPTIONS.with(|n| n.set(n.get() + 1));
+        let mut options = base.clone();
+        for (name, body) in page {
+            if !defined.iter().any(|(n, _)| n == name) {
+                options.macros.insert(name.clone(), body.clone());
+            }
+        }
+        let fingerprint = format!("{};mathjax-compat", options.fingerprint());
+        PageOptions {
+            after: cache::after_fingerprint(&fingerprint),
+            options,
+        }
+    }
 }
 
 #[cfg(test)]
